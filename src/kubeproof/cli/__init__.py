@@ -1,0 +1,49 @@
+"""The `kubeproof` command.
+
+Exit codes: 0 success, 1 an error the message explains, 2 bad usage, 4 a cluster that is
+not healthy (`cluster status`), 130 interrupted.
+"""
+
+import sys
+
+import typer
+
+from kubeproof import __version__
+from kubeproof.cli import cluster, setup
+from kubeproof.cli.output import err
+from kubeproof.errors import KubeproofError
+
+app = typer.Typer(
+    name="kubeproof",
+    help="Benchmark AI agents on Kubernetes operations and prove what they did.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+app.add_typer(cluster.app, name="cluster")
+app.command("setup")(setup.setup)
+app.command("version")(setup.version)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"kubeproof {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
+    """Benchmark AI agents on Kubernetes operations and prove what they did."""
+
+
+def main() -> None:
+    try:
+        app()
+    except KubeproofError as exc:
+        err(exc)
+        sys.exit(exc.exit_code)

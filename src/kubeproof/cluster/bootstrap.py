@@ -1,0 +1,38 @@
+"""What "ready" means beyond /readyz: the objects every real cluster has before anyone uses
+it. A warm start restores them from the snapshot, but the root CA ConfigMaps still carry
+the snapshot's CA until the controller manager republishes this cluster's CA."""
+
+from pathlib import Path
+
+from lightkube import ApiError, Client
+from lightkube.resources.core_v1 import ConfigMap, Namespace, ServiceAccount
+from lightkube.resources.rbac_authorization_v1 import ClusterRole, ClusterRoleBinding
+
+SYSTEM_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
+
+
+def missing_bootstrap(client: Client, ca: Path) -> list[str]:
+    """What is still missing; empty when the cluster is ready for use."""
+    ca_pem = ca.read_text()
+    missing = []
+    try:
+        client.get(ClusterRole, "cluster-admin")
+        client.get(ClusterRoleBinding, "system:kube-controller-manager")
+    except ApiError:
+        missing.append("bootstrap RBAC")
+    existing = {ns.metadata.name for ns in client.list(Namespace)}
+    for ns in SYSTEM_NAMESPACES:
+        if ns not in existing:
+            missing.append(f"namespace {ns}")
+            continue
+        try:
+            client.get(ServiceAccount, "default", namespace=ns)
+        except ApiError:
+            missing.append(f"serviceaccount {ns}/default")
+        try:
+            cm = client.get(ConfigMap, "kube-root-ca.crt", namespace=ns)
+            if (cm.data or {}).get("ca.crt", "").strip() != ca_pem.strip():
+                missing.append(f"configmap {ns}/kube-root-ca.crt with this cluster's CA")
+        except ApiError:
+            missing.append(f"configmap {ns}/kube-root-ca.crt")
+    return missing

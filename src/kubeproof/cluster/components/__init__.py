@@ -1,0 +1,64 @@
+"""One module per control-plane component, each building its own command line.
+
+A component is started as its own OS process (never several in one process: they would
+share global feature gates) and is healthy when its health URL answers `ok`.
+"""
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kubeproof.cluster.binaries import Binaries
+from kubeproof.cluster.layout import Layout
+
+PORTS = {
+    "etcd": 2379,
+    "etcd-peer": 2380,
+    "kube-apiserver": 6443,
+    "kube-controller-manager": 10257,
+    "kube-scheduler": 10259,
+    "kubelet": 10250,  # reserved for the node simulator's kubelet endpoint
+}
+
+ALWAYS_ALLOW = "--authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics"
+
+
+@dataclass(frozen=True)
+class Context:
+    """What every component needs to build its flags."""
+
+    layout: Layout
+    address: str
+    binaries: Binaries
+
+    def url(self, component: str, scheme: str = "https") -> str:
+        return f"{scheme}://{self.address}:{PORTS[component]}"
+
+
+@dataclass(frozen=True)
+class Component:
+    name: str
+    argv: list[str]
+    health_url: str
+    # client certificate for the health probe; None means the endpoint is always-allowed
+    health_cert: tuple[Path, Path] | None = None
+    env: dict[str, str] = field(default_factory=dict)
+
+
+def all_components(ctx: Context) -> list[Component]:
+    """In start order."""
+    from kubeproof.cluster.components import (
+        etcd,
+        kube_apiserver,
+        kube_controller_manager,
+        kube_scheduler,
+    )
+
+    return [
+        etcd.component(ctx),
+        kube_apiserver.component(ctx),
+        kube_controller_manager.component(ctx),
+        kube_scheduler.component(ctx),
+    ]
+
+
+NAMES = ("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler")

@@ -1,0 +1,46 @@
+"""kube-apiserver: Node+RBAC authorization, the default admission chain plus
+NodeRestriction (PodSecurity is on by default), and an audit log."""
+
+from kubeproof.cluster.components import PORTS, Component, Context
+from kubeproof.cluster.pki import CLUSTER_DOMAIN, SERVICE_CIDR
+
+
+def component(ctx: Context) -> Component:
+    layout = ctx.layout
+    pki = layout.pki
+    argv = [
+        ctx.binaries["kube-apiserver"],
+        f"--advertise-address={ctx.address}",  # explicit: the default route's address is wrong here
+        f"--bind-address={ctx.address}",
+        f"--secure-port={PORTS['kube-apiserver']}",
+        f"--etcd-servers={ctx.url('etcd')}",
+        f"--etcd-cafile={pki / 'ca.crt'}",
+        f"--etcd-certfile={pki / 'etcd-client.crt'}",
+        f"--etcd-keyfile={pki / 'etcd-client.key'}",
+        f"--tls-cert-file={pki / 'apiserver.crt'}",
+        f"--tls-private-key-file={pki / 'apiserver.key'}",
+        f"--client-ca-file={pki / 'ca.crt'}",
+        f"--service-account-issuer=https://kubernetes.default.svc.{CLUSTER_DOMAIN}",
+        f"--service-account-key-file={pki / 'sa.pub'}",
+        f"--service-account-signing-key-file={pki / 'sa.key'}",
+        f"--service-cluster-ip-range={SERVICE_CIDR}",
+        "--authorization-mode=Node,RBAC",
+        "--enable-admission-plugins=NodeRestriction",
+        "--allow-privileged=true",
+        # the `kubernetes` Endpoints may not hold a loopback address
+        "--endpoint-reconciler-type=none",
+        "--kubelet-preferred-address-types=InternalIP",
+        f"--kubelet-client-certificate={pki / 'apiserver-kubelet-client.crt'}",
+        f"--kubelet-client-key={pki / 'apiserver-kubelet-client.key'}",
+        f"--audit-policy-file={layout.audit_policy}",
+        f"--audit-log-path={layout.audit_log}",
+        "--audit-log-mode=blocking",  # an event is on disk before the response is sent
+        "--audit-log-maxsize=200",
+        "--profiling=false",
+    ]
+    return Component(
+        name="kube-apiserver",
+        argv=argv,
+        health_url=f"{ctx.url('kube-apiserver')}/readyz",
+        health_cert=(pki / "admin.crt", pki / "admin.key"),
+    )

@@ -1,0 +1,278 @@
+"""The embedded cluster: the real control plane as local processes on its own loopback
+address, with its own PKI, state directory and audit log.
+
+Start order: etcd, then kube-apiserver, then controller manager and scheduler; ready when
+every health endpoint answers `ok` and the bootstrap objects exist (see bootstrap.py).
+"""
+
+import atexit
+import fcntl
+import os
+import re
+import shutil
+import time
+import weakref
+from collections.abc import Callable
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import Self
+
+from kubeproof.cluster import snapshot
+from kubeproof.cluster.addresses import allocate, check_address
+from kubeproof.cluster.audit import write_policy
+from kubeproof.cluster.base import Cluster
+from kubeproof.cluster.binaries import Binaries, require_binaries
+from kubeproof.cluster.bootstrap import missing_bootstrap
+from kubeproof.cluster.components import Component, Context, all_components
+from kubeproof.cluster.health import ComponentStatus, component_status, probe, tail
+from kubeproof.cluster.kubeconfig import write_cert_kubeconfig
+from kubeproof.cluster.layout import Layout
+from kubeproof.cluster.pki import write_pki
+from kubeproof.cluster.process import spawn, stop_group
+from kubeproof.cluster.record import ClusterRecord, ComponentRecord, cluster_dir, load
+from kubeproof.cluster.versions import versions
+from kubeproof.errors import KubeproofError
+from kubeproof.paths import clusters_root
+
+NAME_RE = re.compile(r"^[a-z0-9]([-a-z0-9]{0,38}[a-z0-9])?$")
+_live: "weakref.WeakSet[EmbeddedCluster]" = weakref.WeakSet()
+
+
+@contextmanager
+def _registry_lock():
+    clusters_root().mkdir(parents=True, exist_ok=True)
+    with open(clusters_root() / ".lock", "w") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        yield
+
+
+def _next_name() -> str:
+    n = 1
+    while cluster_dir(f"kp-{n}").exists():
+        n += 1
+    return f"kp-{n}"
+
+
+class EmbeddedCluster(Cluster):
+    """A real control plane run as local processes.
+
+    `attached=True` (the default, for the runner and tests) ties the processes to this
+    Python process: they die with it even if it is SIGKILLed. The CLI's `cluster up`
+    starts detached clusters that live until `cluster down`.
+    """
+
+    def __init__(
+        self,
+        name: str | None = None,
+        *,
+        address: str | None = None,
+        warm: bool = True,
+        attached: bool = True,
+        timeout: float = 120.0,
+        progress: Callable[[str], None] | None = None,
+    ):
+        if name is not None and not NAME_RE.match(name):
+            raise KubeproofError(
+                f"invalid cluster name {name!r}: use lowercase letters, digits and '-' "
+                "(at most 40, starting and ending with a letter or digit)"
+            )
+        self.name = name or ""
+        self.requested_address = address
+        self.warm = warm
+        self.attached = attached
+        self.timeout = timeout
+        self._progress = progress or (lambda _msg: None)
+        self.record: ClusterRecord | None = None
+
+    # -- lookups ---------------------------------------------------------------------
+
+    @classmethod
+    def existing(cls, name: str) -> "EmbeddedCluster":
+        record = load(name)
+        cluster = cls(name, attached=record.attached)
+        cluster.record = record
+        return cluster
+
+    @property
+    def layout(self) -> Layout:
+        return Layout(cluster_dir(self.name))
+
+    @property
+    def admin_kubeconfig(self) -> Path:
+        return self.layout.admin_kubeconfig
+
+    @property
+    def server(self) -> str:
+        assert self.record, "cluster not started"
+        return self.record.server
+
+    @property
+    def address(self) -> str:
+        assert self.record, "cluster not started"
+        return self.record.address
+
+    @property
+    def audit_log(self) -> Path:
+        return self.layout.audit_log
+
+    def components(self, binaries: Binaries | None = None) -> list[Component]:
+        assert self.record
+        ctx = Context(self.layout, self.record.address, binaries or require_binaries())
+        return all_components(ctx)
+
+    # -- lifecycle -------------------------------------------------------------------
+
+    def start(self) -> Self:
+        binaries = require_binaries()
+        started = time.monotonic()
+        with _registry_lock():
+            self.name = self.name or _next_name()
+            if cluster_dir(self.name).exists():
+                raise KubeproofError(
+                    f'cluster "{self.name}" already exists',
+                    hint=f"choose another name or run `kubeproof cluster down {self.name}`",
+                )
+            if self.requested_address:
+                check_address(self.requested_address)
+                address = self.requested_address
+            else:
+                address = allocate()
+            layout = self.layout
+            layout.root.mkdir(parents=True)
+            v = versions()
+            self.record = ClusterRecord(
+                name=self.name,
+                address=address,
+                server=f"https://{address}:6443",
+                kubernetes_version=v.kubernetes,
+                etcd_version=v.etcd,
+                state_dir=layout.root,
+                start_mode="warm" if self.warm and snapshot.usable() else "cold",
+                attached=self.attached,
+                owner_pid=os.getpid(),
+            )
+            self.record.save()
+        if self.attached:
+            _live.add(self)
+        try:
+            self._prepare_files()
+            if self.record.start_mode == "warm":
+                snapshot.restore(layout.etcd_data)
+            self._launch(binaries)
+            self.record.startup_seconds = round(time.monotonic() - started, 3)
+            self.record.save()
+        except BaseException:
+            self._stop_processes()
+            raise
+        if self.record.start_mode == "cold" and not snapshot.usable():
+            self._progress("saving the golden snapshot for warm starts")
+            etcd_url = f"https://{self.record.address}:2379"
+            snapshot.save(etcd_url, layout, binaries)
+        return self
+
+    def _prepare_files(self) -> None:
+        assert self.record
+        layout, record = self.layout, self.record
+        write_pki(layout.pki, record.address, record.name)
+        for stem in ("admin", "controller-manager", "scheduler"):
+            write_cert_kubeconfig(
+                layout.kubeconfig(stem),
+                cluster=record.name,
+                server=record.server,
+                ca=layout.cert("ca"),
+                cert=layout.cert(stem),
+                key=layout.key(stem),
+                user=f"{record.name}-{stem}",
+                embed=stem == "admin",
+            )
+        write_policy(layout.audit_policy)
+        layout.logs.mkdir(exist_ok=True)
+
+    def _launch(self, binaries: Binaries) -> None:
+        assert self.record
+        etcd, apiserver, *controllers = self.components(binaries)
+        self._spawn(etcd)
+        self._wait_healthy([etcd], "etcd")
+        self._spawn(apiserver)
+        self._wait_healthy([apiserver], "kube-apiserver")
+        for component in controllers:
+            self._spawn(component)
+        self._wait_healthy(controllers, "controller manager and scheduler")
+        self._wait_bootstrap()
+
+    def _spawn(self, component: Component) -> None:
+        assert self.record
+        self._progress(f"starting {component.name}")
+        group = self.record.pgid or None
+        _, ref = spawn(
+            component.argv,
+            self.layout.log(component.name),
+            group=group,
+            attached=self.attached,
+            env=component.env,
+        )
+        if not self.record.pgid:
+            self.record.pgid = ref.pid
+        self.record.components[component.name] = ComponentRecord(pid=ref.pid, started=ref.started)
+        self.record.save()
+
+    def _deadline_check(self, deadline: float, waiting_for: str) -> None:
+        assert self.record
+        for name, entry in self.record.components.items():
+            if not entry.ref().alive():
+                log = self.layout.log(name)
+                raise KubeproofError(
+                    f"{name} of cluster {self.name} exited while starting:\n{tail(log, 12)}",
+                    log=str(log),
+                )
+        if time.monotonic() > deadline:
+            raise KubeproofError(
+                f"cluster {self.name}: timed out after {self.timeout:.0f}s waiting for "
+                f"{waiting_for}",
+                log=str(self.layout.logs),
+            )
+
+    def _wait_healthy(self, components: list[Component], what: str) -> None:
+        deadline = time.monotonic() + self.timeout
+        pending = list(components)
+        ca = self.layout.cert("ca")
+        while pending:
+            self._deadline_check(deadline, what)
+            pending = [c for c in pending if not probe(c, ca)[0]]
+            if pending:
+                time.sleep(0.02)
+
+    def _wait_bootstrap(self) -> None:
+        deadline = time.monotonic() + self.timeout
+        client = self.client(timeout=5)
+        missing = ["bootstrap"]
+        while missing:
+            self._deadline_check(deadline, "bootstrap objects: " + ", ".join(missing))
+            missing = missing_bootstrap(client, self.layout.cert("ca"))
+            if missing:
+                time.sleep(0.05)
+
+    def status(self) -> list[ComponentStatus]:
+        assert self.record
+        return [component_status(self.record, c) for c in self.components()]
+
+    def _stop_processes(self) -> None:
+        if self.record and self.record.pgid:
+            refs = [c.ref() for c in self.record.components.values()]
+            stop_group(self.record.pgid, refs)
+
+    def stop(self, remove: bool = True) -> None:
+        """Stop every process of the cluster; remove its state directory unless asked not to."""
+        self._stop_processes()
+        if remove and self.record:
+            shutil.rmtree(self.record.state_dir, ignore_errors=True)
+        _live.discard(self)
+
+
+def _stop_attached() -> None:
+    for cluster in list(_live):
+        with suppress(Exception):
+            cluster.stop()
+
+
+atexit.register(_stop_attached)
