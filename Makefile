@@ -1,0 +1,36 @@
+# The two commands the README promises: `make demo` (the main job) and `make test`.
+# Both work on a fresh machine: they create the virtualenv, build the control plane
+# (Go >= 1.26 required; the first build takes 15-30 minutes) and then run.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+
+.PHONY: venv setup demo test lint bench clean
+
+$(BIN)/kubeproof: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $@
+
+venv: $(BIN)/kubeproof
+
+setup: venv
+	$(BIN)/kubeproof setup
+
+demo: setup
+	PATH=$(CURDIR)/$(BIN):$$PATH bash scripts/demo.sh
+
+lint: venv
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
+
+test: setup lint
+	$(BIN)/pytest
+
+bench: setup
+	$(BIN)/python benchmarks/cluster_start.py
+
+clean:
+	$(BIN)/kubeproof cluster down --all || true

@@ -1,0 +1,41 @@
+"""Shared fixtures. Integration tests run against real embedded clusters built by
+`kubeproof setup`; their state lives in a temporary directory, never the user's."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kubeproof.cluster.binaries import missing_binaries
+
+
+@pytest.fixture(scope="session", autouse=True)
+def isolated_state(tmp_path_factory) -> Path:
+    state = tmp_path_factory.mktemp("kubeproof-state")
+    os.environ["KUBEPROOF_STATE_DIR"] = str(state)
+    return state
+
+
+@pytest.fixture(scope="session")
+def binaries_built() -> None:
+    missing = missing_binaries()
+    if missing:
+        pytest.fail(f"control-plane binaries missing ({', '.join(missing)}): run `kubeproof setup`")
+
+
+@pytest.fixture(scope="session")
+def cluster(binaries_built):
+    """One warm embedded cluster shared by read-mostly tests."""
+    from kubeproof.cluster import EmbeddedCluster
+
+    with EmbeddedCluster() as c:
+        yield c
+
+
+def run_cli(*args: str, check: bool = False, timeout: float = 180) -> subprocess.CompletedProcess:
+    """Run the real `kubeproof` console script in a child process."""
+    exe = Path(sys.executable).with_name("kubeproof")
+    return subprocess.run([str(exe), *args], capture_output=True, text=True, check=check,
+                          timeout=timeout, env=os.environ.copy())
