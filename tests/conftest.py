@@ -37,5 +37,11 @@ def cluster(binaries_built):
 def run_cli(*args: str, check: bool = False, timeout: float = 180) -> subprocess.CompletedProcess:
     """Run the real `kubeproof` console script in a child process."""
     exe = Path(sys.executable).with_name("kubeproof")
-    return subprocess.run([str(exe), *args], capture_output=True, text=True, check=check,
-                          timeout=timeout, env=os.environ.copy())
+    return subprocess.run(
+        [str(exe), *args],
+        capture_output=True,
+        text=True,
+        check=check,
+        timeout=timeout,
+        env=os.environ.copy(),
+    )

@@ -29,8 +29,9 @@ def test_namespaces_bootstrap_and_versions(cluster):
 
 def test_deployment_gets_a_replicaset_and_pods_stay_pending(cluster):
     cluster.kubectl("create", "namespace", "deploy-test")
-    cluster.kubectl("create", "deployment", "web", "--image=nginx:1.27", "--replicas=2",
-                    "-n", "deploy-test")
+    cluster.kubectl(
+        "create", "deployment", "web", "--image=nginx:1.27", "--replicas=2", "-n", "deploy-test"
+    )
     deadline = time.monotonic() + 30
     pods = []
     while time.monotonic() < deadline:
@@ -58,8 +59,9 @@ def test_rbac_forbids_an_unbound_service_account(cluster, tmp_path):
     cluster.kubectl("create", "namespace", "rbac-test")
     cluster.kubectl("create", "serviceaccount", "agent", "-n", "rbac-test")
     kubeconfig = _token_kubeconfig(cluster, tmp_path, "rbac-test", "agent")
-    denied = cluster.kubectl(f"--kubeconfig={kubeconfig}", "get", "pods", "-n", "rbac-test",
-                             check=False)
+    denied = cluster.kubectl(
+        f"--kubeconfig={kubeconfig}", "get", "pods", "-n", "rbac-test", check=False
+    )
     assert denied.returncode != 0
     assert 'User "system:serviceaccount:rbac-test:agent" cannot list resource "pods"' in (
         denied.stderr
@@ -68,10 +70,18 @@ def test_rbac_forbids_an_unbound_service_account(cluster, tmp_path):
     can = cluster.kubectl("auth", "can-i", "list", "pods", "-n", "rbac-test", who, check=False)
     assert (can.returncode, can.stdout.strip()) == (1, "no")
 
-    cluster.kubectl("create", "role", "reader", "--verb=get,list", "--resource=pods",
-                    "-n", "rbac-test")
-    cluster.kubectl("create", "rolebinding", "agent-reader", "--role=reader",
-                    "--serviceaccount=rbac-test:agent", "-n", "rbac-test")
+    cluster.kubectl(
+        "create", "role", "reader", "--verb=get,list", "--resource=pods", "-n", "rbac-test"
+    )
+    cluster.kubectl(
+        "create",
+        "rolebinding",
+        "agent-reader",
+        "--role=reader",
+        "--serviceaccount=rbac-test:agent",
+        "-n",
+        "rbac-test",
+    )
     can = cluster.kubectl("auth", "can-i", "list", "pods", "-n", "rbac-test", who, check=False)
     assert (can.returncode, can.stdout.strip()) == (0, "yes")
     still = cluster.kubectl("auth", "can-i", "delete", "pods", "-n", "rbac-test", who, check=False)
@@ -104,8 +114,10 @@ spec:
 def test_audit_log_records_a_write_with_request_and_response(cluster):
     cluster.kubectl("create", "configmap", "audited", "--from-literal=k=v", "-n", "default")
     events = [
-        e for e in read_events(cluster.audit_log)
-        if e.get("verb") == "create" and e.get("objectRef", {}).get("resource") == "configmaps"
+        e
+        for e in read_events(cluster.audit_log)
+        if e.get("verb") == "create"
+        and e.get("objectRef", {}).get("resource") == "configmaps"
         and e.get("objectRef", {}).get("name") == "audited"
     ]
     assert len(events) == 1

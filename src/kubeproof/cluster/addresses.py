@@ -3,6 +3,7 @@ ports, so no port allocator is needed and URLs look like a real cluster's."""
 
 import errno
 import socket
+import time
 
 import psutil
 
@@ -61,3 +62,12 @@ def allocate() -> str:
         if address not in taken and not busy_ports(address):
             return address
     raise KubeproofError("no free loopback address 127.0.X.Y with the default ports is left")
+
+
+def wait_ports_released(address: str, timeout: float = 5.0) -> dict[str, int]:
+    """After the processes exit the kernel may hold a listener for a moment longer.
+    Returns what is still bound when `timeout` runs out (normally nothing)."""
+    deadline = time.monotonic() + timeout
+    while (busy := busy_ports(address)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return busy

@@ -36,3 +36,15 @@ def missing_bootstrap(client: Client, ca: Path) -> list[str]:
         except ApiError:
             missing.append(f"configmap {ns}/kube-root-ca.crt")
     return missing
+
+
+def publish_root_ca(client: Client, ca: Path) -> None:
+    """Write this cluster's CA into the restored root CA ConfigMaps, as the controller
+    manager's root-ca-cert-publisher would a second or so later."""
+    patch = {"data": {"ca.crt": ca.read_text()}}
+    for ns in SYSTEM_NAMESPACES:
+        try:
+            client.patch(ConfigMap, "kube-root-ca.crt", patch, namespace=ns)
+        except ApiError as exc:
+            if exc.status.code != 404:
+                raise

@@ -14,15 +14,16 @@ import time
 import weakref
 from collections.abc import Callable
 from contextlib import contextmanager, suppress
+from dataclasses import replace
 from pathlib import Path
 from typing import Self
 
 from kubeproof.cluster import snapshot
-from kubeproof.cluster.addresses import allocate, check_address
+from kubeproof.cluster.addresses import allocate, check_address, wait_ports_released
 from kubeproof.cluster.audit import write_policy
 from kubeproof.cluster.base import Cluster
 from kubeproof.cluster.binaries import Binaries, require_binaries
-from kubeproof.cluster.bootstrap import missing_bootstrap
+from kubeproof.cluster.bootstrap import missing_bootstrap, publish_root_ca
 from kubeproof.cluster.components import Component, Context, all_components
 from kubeproof.cluster.health import ComponentStatus, component_status, probe, tail
 from kubeproof.cluster.kubeconfig import write_cert_kubeconfig
@@ -44,6 +45,11 @@ def _registry_lock():
     with open(clusters_root() / ".lock", "w") as fh:
         fcntl.flock(fh, fcntl.LOCK_EX)
         yield
+
+
+def _check(component: Component, name: str) -> Component:
+    """The same component probed on one named readiness check, e.g. /readyz/informer-sync."""
+    return replace(component, health_url=f"{component.health_url}/{name}")
 
 
 def _next_name() -> str:
@@ -155,9 +161,10 @@ class EmbeddedCluster(Cluster):
         if self.attached:
             _live.add(self)
         try:
-            self._prepare_files()
-            if self.record.start_mode == "warm":
-                snapshot.restore(layout.etcd_data)
+            with self._phase("files"):
+                self._prepare_files()
+                if self.record.start_mode == "warm":
+                    snapshot.restore(layout.etcd_data)
             self._launch(binaries)
             self.record.startup_seconds = round(time.monotonic() - started, 3)
             self.record.save()
@@ -191,14 +198,36 @@ class EmbeddedCluster(Cluster):
     def _launch(self, binaries: Binaries) -> None:
         assert self.record
         etcd, apiserver, *controllers = self.components(binaries)
-        self._spawn(etcd)
-        self._wait_healthy([etcd], "etcd")
-        self._spawn(apiserver)
-        self._wait_healthy([apiserver], "kube-apiserver")
-        for component in controllers:
-            self._spawn(component)
-        self._wait_healthy(controllers, "controller manager and scheduler")
-        self._wait_bootstrap()
+        # etcd and the apiserver start together (the apiserver retries its etcd connection).
+        # The controllers start as soon as the apiserver can authorize them: on a warm start
+        # the RBAC objects are in etcd and the authorizer's informers have synced; on a cold
+        # start only once RBAC bootstrap is done (else they are forbidden and exit).
+        with self._phase("etcd"):
+            self._spawn(etcd)
+            self._spawn(apiserver)
+            self._wait_healthy([etcd], "etcd")
+        with self._phase("kube-apiserver"):
+            warm = self.record.start_mode == "warm"
+            self._wait_healthy(
+                [apiserver if not warm else _check(apiserver, "informer-sync")], "kube-apiserver"
+            )
+            for component in controllers:
+                self._spawn(component)
+            self._wait_healthy([apiserver], "kube-apiserver")
+        with self._phase("controllers"):
+            if self.record.start_mode == "warm":
+                with self.client(timeout=5) as client:
+                    publish_root_ca(client, self.layout.cert("ca"))
+            self._wait_healthy(controllers, "controller manager and scheduler")
+        with self._phase("bootstrap"):
+            self._wait_bootstrap()
+
+    @contextmanager
+    def _phase(self, name: str):
+        assert self.record
+        started = time.monotonic()
+        yield
+        self.record.phases[name] = round(time.monotonic() - started, 3)
 
     def _spawn(self, component: Component) -> None:
         assert self.record
@@ -244,13 +273,13 @@ class EmbeddedCluster(Cluster):
 
     def _wait_bootstrap(self) -> None:
         deadline = time.monotonic() + self.timeout
-        client = self.client(timeout=5)
         missing = ["bootstrap"]
-        while missing:
-            self._deadline_check(deadline, "bootstrap objects: " + ", ".join(missing))
-            missing = missing_bootstrap(client, self.layout.cert("ca"))
-            if missing:
-                time.sleep(0.05)
+        with self.client(timeout=5) as client:
+            while missing:
+                self._deadline_check(deadline, "bootstrap objects: " + ", ".join(missing))
+                missing = missing_bootstrap(client, self.layout.cert("ca"))
+                if missing:
+                    time.sleep(0.05)
 
     def status(self) -> list[ComponentStatus]:
         assert self.record
@@ -260,6 +289,7 @@ class EmbeddedCluster(Cluster):
         if self.record and self.record.pgid:
             refs = [c.ref() for c in self.record.components.values()]
             stop_group(self.record.pgid, refs)
+            wait_ports_released(self.record.address)
 
     def stop(self, remove: bool = True) -> None:
         """Stop every process of the cluster; remove its state directory unless asked not to."""

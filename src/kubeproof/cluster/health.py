@@ -31,7 +31,8 @@ def https_request(
     parts = urlsplit(url)
     conn = http.client.HTTPSConnection(parts.hostname, parts.port, context=ctx, timeout=timeout)
     try:
-        conn.request(method, parts.path or "/", body=body)
+        target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        conn.request(method, target, body=body)
         resp = conn.getresponse()
         return resp.status, resp.read()
     finally:
@@ -41,14 +42,18 @@ def https_request(
 def probe(component: Component, ca: Path) -> tuple[bool, str]:
     """(healthy, detail) for one component's health endpoint."""
     verify_ca = ca if component.health_cert else None
+    url = component.health_url + ("?verbose" if component.required_checks else "")
     try:
-        status, body = https_request(
-            component.health_url, ssl_context(verify_ca, component.health_cert)
-        )
+        status, body = https_request(url, ssl_context(verify_ca, component.health_cert))
     except (OSError, http.client.HTTPException) as exc:
         return False, f"{type(exc).__name__}: {exc}"
     text = body.decode(errors="replace").strip()
-    return status == 200, text if status == 200 else f"HTTP {status}: {text[-300:]}"
+    if status != 200:
+        return False, f"HTTP {status}: {text[-300:]}"
+    pending = [c for c in component.required_checks if f"[+]{c} ok" not in text]
+    if pending:
+        return False, f"not started yet: {', '.join(pending)}"
+    return True, "ok"
 
 
 @dataclass

@@ -36,6 +36,8 @@ class ClusterRecord(BaseModel):
     pgid: int = 0
     created_at: str = Field(default_factory=lambda: datetime.now(UTC).isoformat())
     startup_seconds: float | None = None
+    # seconds spent in each start phase (files, etcd, kube-apiserver, controllers, bootstrap)
+    phases: dict[str, float] = Field(default_factory=dict)
     components: dict[str, ComponentRecord] = Field(default_factory=dict)
 
     @property

@@ -41,6 +41,8 @@ class Component:
     health_url: str
     # client certificate for the health probe; None means the endpoint is always-allowed
     health_cert: tuple[Path, Path] | None = None
+    # named checks that must be listed as passing in `<health_url>?verbose`
+    required_checks: tuple[str, ...] = ()
     env: dict[str, str] = field(default_factory=dict)
 
 

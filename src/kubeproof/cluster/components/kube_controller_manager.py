@@ -3,6 +3,24 @@ credentials so controller RBAC is as on a real cluster."""
 
 from kubeproof.cluster.components import ALWAYS_ALLOW, PORTS, Component, Context
 
+# what trials rely on right after "ready"
+REQUIRED_CONTROLLERS = (
+    "deployment",
+    "replicaset",
+    "statefulset",
+    "daemonset",
+    "job",
+    "cronjob",
+    "endpointslice",
+    "namespace",
+    "serviceaccount",
+    "root-ca-certificate-publisher",
+    "garbage-collector",
+    "disruption",
+    "node-lifecycle",
+    "resourcequota",
+)
+
 
 def component(ctx: Context) -> Component:
     pki = ctx.layout.pki
@@ -28,4 +46,6 @@ def component(ctx: Context) -> Component:
         name="kube-controller-manager",
         argv=argv,
         health_url=f"{ctx.url('kube-controller-manager')}/healthz",
+        # /healthz answers ok before the controllers run; each registers a check when started
+        required_checks=tuple(f"{c}-controller" for c in REQUIRED_CONTROLLERS),
     )
