@@ -88,6 +88,11 @@ def _kubernetes_ldflags(v: Versions) -> str:
     return " ".join(flags)
 
 
+def _etcd_ldflags(v: Versions) -> str:
+    # etcd's version is a constant in its api module; only the commit is left to say
+    return f"-s -w -X go.etcd.io/etcd/api/v3/version.GitSHA=module-{v.etcd}"
+
+
 def plan(v: Versions, force: bool = False) -> list[BuildStep]:
     """The binaries still to build: everything when forced, else what the stamp lacks."""
     root = controlplane_dir()
@@ -104,7 +109,7 @@ def plan(v: Versions, force: bool = False) -> list[BuildStep]:
                 module_dir=root / ("etcd" if is_etcd else "kubernetes"),
                 package=PACKAGES[name],
                 version=version,
-                ldflags="-s -w" if is_etcd else _kubernetes_ldflags(v),
+                ldflags=_etcd_ldflags(v) if is_etcd else _kubernetes_ldflags(v),
             )
         )
     return steps
