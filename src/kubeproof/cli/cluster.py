@@ -10,7 +10,7 @@ from rich.table import Table
 
 from kubeproof.cli.output import Format, console, emit
 from kubeproof.cluster import EmbeddedCluster
-from kubeproof.cluster.addresses import wait_ports_released
+from kubeproof.cluster.addresses import release, wait_ports_released
 from kubeproof.cluster.components import NAMES
 from kubeproof.cluster.health import ComponentStatus
 from kubeproof.cluster.process import group_members, stop_group
@@ -216,6 +216,7 @@ def down(
         if busy := wait_ports_released(record.address):
             ports = ", ".join(f"{record.address}:{p}" for p in busy.values())
             raise KubeproofError(f"cluster {record.name}: stopped, but {ports} still bound")
+        release(record.address)
         if not keep_state:
             remove(record)
         console.print(f"cluster {record.name} stopped")

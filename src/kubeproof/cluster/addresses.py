@@ -1,15 +1,58 @@
 """Choosing a loopback address per cluster: each cluster binds 127.0.X.Y with the default
-ports, so no port allocator is needed and URLs look like a real cluster's."""
+ports, so no port allocator is needed and URLs look like a real cluster's.
+
+Addresses are reserved machine-wide (a file per address under the temp directory), not per
+state directory: two harnesses with different KUBEPROOF_STATE_DIRs must not pick the same
+address between choosing it and binding it.
+"""
 
 import errno
+import fcntl
+import json
+import os
 import socket
+import tempfile
 import time
+from contextlib import contextmanager
+from pathlib import Path
 
 import psutil
 
 from kubeproof.cluster.components import PORTS
-from kubeproof.cluster.record import all_records
 from kubeproof.errors import KubeproofError
+
+
+def reservations_dir() -> Path:
+    path = Path(tempfile.gettempdir()) / f"kubeproof-{os.getuid()}" / "addresses"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@contextmanager
+def _lock():
+    with open(reservations_dir() / ".lock", "w") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        yield
+
+
+def _reservation_live(path: Path) -> bool:
+    """Live while its cluster's state directory exists or the reserving process runs."""
+    try:
+        entry = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return False
+    if Path(entry.get("state_dir", "/nonexistent")).joinpath("cluster.json").exists():
+        return True
+    return psutil.pid_exists(entry.get("pid", -1))
+
+
+def _reserve(address: str, state_dir: Path) -> None:
+    entry = {"state_dir": str(state_dir), "pid": os.getpid()}
+    (reservations_dir() / address).write_text(json.dumps(entry))
+
+
+def release(address: str) -> None:
+    (reservations_dir() / address).unlink(missing_ok=True)
 
 
 def port_free(address: str, port: int) -> bool:
@@ -56,11 +99,27 @@ def candidates():
             yield f"127.0.{x}.{y}"
 
 
-def allocate() -> str:
-    taken = {r.address for r in all_records()}
-    for address in candidates():
-        if address not in taken and not busy_ports(address):
+def reserve(state_dir: Path, address: str | None = None) -> str:
+    """Reserve `address` (checked free) or the first free one, for the cluster in state_dir."""
+    with _lock():
+        if address:
+            path = reservations_dir() / address
+            if path.exists() and _reservation_live(path):
+                owner = json.loads(path.read_text())["state_dir"]
+                raise KubeproofError(
+                    f"{address} is reserved by the cluster in {owner}",
+                    hint="choose another --address",
+                )
+            check_address(address)
+            _reserve(address, state_dir)
             return address
+        for candidate in candidates():
+            path = reservations_dir() / candidate
+            if path.exists() and _reservation_live(path):
+                continue
+            if not busy_ports(candidate):
+                _reserve(candidate, state_dir)
+                return candidate
     raise KubeproofError("no free loopback address 127.0.X.Y with the default ports is left")
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Self
 
 from kubeproof.cluster import snapshot
-from kubeproof.cluster.addresses import allocate, check_address, wait_ports_released
+from kubeproof.cluster.addresses import release, reserve, wait_ports_released
 from kubeproof.cluster.audit import write_policy
 from kubeproof.cluster.base import Cluster
 from kubeproof.cluster.binaries import Binaries, require_binaries
@@ -138,12 +138,8 @@ class EmbeddedCluster(Cluster):
                     f'cluster "{self.name}" already exists',
                     hint=f"choose another name or run `kubeproof cluster down {self.name}`",
                 )
-            if self.requested_address:
-                check_address(self.requested_address)
-                address = self.requested_address
-            else:
-                address = allocate()
             layout = self.layout
+            address = reserve(layout.root, self.requested_address)
             layout.root.mkdir(parents=True)
             v = versions()
             self.record = ClusterRecord(
@@ -294,6 +290,8 @@ class EmbeddedCluster(Cluster):
     def stop(self, remove: bool = True) -> None:
         """Stop every process of the cluster; remove its state directory unless asked not to."""
         self._stop_processes()
+        if self.record:
+            release(self.record.address)
         if remove and self.record:
             shutil.rmtree(self.record.state_dir, ignore_errors=True)
         _live.discard(self)
