@@ -52,3 +52,17 @@ def test_too_old_go_names_the_version(monkeypatch, tmp_path):
     monkeypatch.setenv("PATH", str(tmp_path) + os.pathsep + os.environ["PATH"])
     with pytest.raises(KubeproofError, match=r"Go 1\.21 is too old"):
         build.find_go()
+
+
+def test_build_failure_names_the_step_and_the_log(monkeypatch, tmp_path):
+    fake = tmp_path / "go"
+    fake.write_text("#!/bin/sh\necho 'compile error: something broke' >&2\nexit 1\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("KUBEPROOF_CACHE_DIR", str(tmp_path / "cache"))
+    v = versions()
+    step = build.plan(v, force=True)[0]
+    log = tmp_path / "build.log"
+    with pytest.raises(KubeproofError, match=f"building {step.binary} failed") as info:
+        build.run_step(str(fake), step, tmp_path, log)
+    assert info.value.log == str(log)
+    assert "compile error: something broke" in log.read_text()

@@ -20,11 +20,17 @@ class ExternalCluster(Cluster):
         self.context = context
         try:
             config = KubeConfig.from_file(self._kubeconfig)
-            single = config.get(context)
         except (OSError, ConfigError, ValueError) as exc:
             raise KubeproofError(f"cannot read kubeconfig {self._kubeconfig}: {exc}") from exc
+        try:
+            single = config.get(context)
+        except ConfigError:
+            single = None
         if single is None:
-            raise KubeproofError(f"kubeconfig {self._kubeconfig} has no context {context!r}")
+            known = ", ".join(sorted(config.contexts)) or "none"
+            raise KubeproofError(
+                f"kubeconfig {self._kubeconfig} has no context {context!r} (contexts: {known})"
+            )
         self.name = context or (config.current_context or "external")
         self._server = single.cluster.server
 
