@@ -19,6 +19,7 @@ from pathlib import Path
 import psutil
 
 from kubeproof.cluster.components import PORTS
+from kubeproof.cluster.process import ProcessRef
 from kubeproof.errors import KubeproofError
 
 
@@ -36,14 +37,19 @@ def _lock():
 
 
 def _reservation_live(path: Path) -> bool:
-    """Live while its cluster's state directory exists or the reserving process runs."""
+    """Live while the reserving process runs or any process of its cluster does."""
     try:
         entry = json.loads(path.read_text())
     except (OSError, ValueError):
         return False
-    if Path(entry.get("state_dir", "/nonexistent")).joinpath("cluster.json").exists():
+    if psutil.pid_exists(entry.get("pid", -1)):
         return True
-    return psutil.pid_exists(entry.get("pid", -1))
+    try:
+        record = json.loads(Path(entry["state_dir"], "cluster.json").read_text())
+    except (OSError, ValueError, KeyError):
+        return False
+    components = record.get("components", {}).values()
+    return any(ProcessRef(c["pid"], c["started"]).alive() for c in components)
 
 
 def _reserve(address: str, state_dir: Path) -> None:

@@ -165,7 +165,9 @@ class EmbeddedCluster(Cluster):
             self.record.startup_seconds = round(time.monotonic() - started, 3)
             self.record.save()
         except BaseException:
+            # the state directory stays for its logs; the address is free again
             self._stop_processes()
+            release(self.record.address)
             raise
         if self.record.start_mode == "cold" and not snapshot.usable():
             self._progress("saving the golden snapshot for warm starts")
