@@ -24,7 +24,23 @@ PORTS = {
 # (GOGC=25: -20% memory per cluster, same idle CPU; see benchmarks/cluster_start.py).
 GO_RUNTIME_ENV = {"GOGC": os.environ.get("KUBEPROOF_GOGC", "25")}
 
-ALWAYS_ALLOW = "--authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics"
+
+def client_component_flags(ctx: "Context", name: str, identity: str) -> list[str]:
+    """What the controller manager and the scheduler share: their kubeconfig for the API
+    and for delegated authn/authz, their serving address, and open health endpoints. One
+    instance runs per cluster, so no leader election (a warm start would otherwise wait
+    out the snapshot's stale lease)."""
+    kubeconfig = ctx.layout.kubeconfig(identity)
+    return [
+        f"--kubeconfig={kubeconfig}",
+        f"--authentication-kubeconfig={kubeconfig}",
+        f"--authorization-kubeconfig={kubeconfig}",
+        f"--bind-address={ctx.address}",
+        f"--secure-port={PORTS[name]}",
+        "--authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics",
+        "--leader-elect=false",
+        "--profiling=false",
+    ]
 
 
 @dataclass(frozen=True)

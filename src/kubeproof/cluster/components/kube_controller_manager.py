@@ -1,7 +1,7 @@
 """kube-controller-manager: every default controller, each with its own ServiceAccount
 credentials so controller RBAC is as on a real cluster."""
 
-from kubeproof.cluster.components import ALWAYS_ALLOW, PORTS, Component, Context
+from kubeproof.cluster.components import Component, Context, client_component_flags
 
 # what trials rely on right after "ready"
 REQUIRED_CONTROLLERS = (
@@ -24,23 +24,14 @@ REQUIRED_CONTROLLERS = (
 
 def component(ctx: Context) -> Component:
     pki = ctx.layout.pki
-    kubeconfig = ctx.layout.kubeconfig("controller-manager")
     argv = [
         ctx.binaries["kube-controller-manager"],
-        f"--kubeconfig={kubeconfig}",
-        f"--authentication-kubeconfig={kubeconfig}",
-        f"--authorization-kubeconfig={kubeconfig}",
-        f"--bind-address={ctx.address}",
-        f"--secure-port={PORTS['kube-controller-manager']}",
-        ALWAYS_ALLOW,
-        # one instance per cluster; electing would make warm starts wait out a stale lease
-        "--leader-elect=false",
+        *client_component_flags(ctx, "kube-controller-manager", "controller-manager"),
         f"--root-ca-file={pki / 'ca.crt'}",
         f"--service-account-private-key-file={pki / 'sa.key'}",
         "--use-service-account-credentials=true",
         f"--cluster-signing-cert-file={pki / 'ca.crt'}",
         f"--cluster-signing-key-file={pki / 'ca.key'}",
-        "--profiling=false",
     ]
     return Component(
         name="kube-controller-manager",
