@@ -43,6 +43,7 @@ def _summary(record: ClusterRecord) -> dict:
         "kubernetesVersion": record.kubernetes_version,
         "startMode": record.start_mode,
         "startupSeconds": record.startup_seconds,
+        "nodes": record.nodes,
         "stateDir": str(record.state_dir),
         "auditLog": str(record.layout.audit_log),
     }
@@ -56,17 +57,42 @@ def up(
     ),
     cold: bool = typer.Option(False, "--cold", help="Bootstrap from scratch, not the snapshot."),
     timeout: float = typer.Option(120, "--timeout", help="Seconds to wait for readiness."),
+    nodes: int = typer.Option(1, "--nodes", min=0, help="Simulated worker nodes (0: none)."),
+    node_profile: Path = typer.Option(
+        None,
+        "--node-profile",
+        exists=True,
+        dir_okay=False,
+        help="YAML node profile (names, labels, taints, capacity); overrides --nodes.",
+    ),
+    images: Path = typer.Option(
+        None,
+        "--images",
+        exists=True,
+        dir_okay=False,
+        help="YAML behaviour models added to the shipped image catalog.",
+    ),
     output: Format = OUTPUT,
 ) -> None:
     """Start an embedded cluster and wait until it is ready. It keeps running after this
     command returns; stop it with `kubeproof cluster down NAME`."""
     with console.status("starting cluster") as status:
+        if node_profile:
+            from kubeproof.nodesim.profile import load as load_profile
+
+            nodes = load_profile(node_profile)
+        if images:
+            from kubeproof.nodesim.catalog import load as load_catalog
+
+            load_catalog(images)  # report a bad file now, not from inside the simulator
         cluster = EmbeddedCluster(
             name,
             address=address,
             warm=not cold,
             attached=False,
             timeout=timeout,
+            nodes=nodes,
+            images=images,
             progress=lambda msg: status.update(msg),
         ).start()
     record = cluster.record
@@ -85,7 +111,7 @@ def _state(record: ClusterRecord) -> str:
     if owner_gone(record):
         return "gone"
     alive = [name for name, c in record.components.items() if c.ref().alive()]
-    if len(alive) == len(NAMES):
+    if len(alive) == 4 + bool(record.nodes):
         return "running"
     return "stopped" if not alive else "degraded"
 

@@ -22,6 +22,7 @@ POLICY = {
                 "system:kube-controller-manager",
                 "system:kube-scheduler",
                 "system:apiserver",
+                "kubeproof:nodesim",
             ],
         },
         {"level": "None", "userGroups": ["system:serviceaccounts:kube-system"]},
@@ -30,7 +31,7 @@ POLICY = {
         {
             "level": "None",
             "userGroups": ["system:nodes"],
-            "verbs": ["get", "update"],
+            "verbs": ["get", "create", "update", "patch"],
             "namespaces": ["kube-node-lease"],
             "resources": [{"group": "coordination.k8s.io", "resources": ["leases"]}],
         },
@@ -39,6 +40,13 @@ POLICY = {
             "userGroups": ["system:nodes"],
             "verbs": ["create", "patch", "update"],
             "resources": [{"group": "", "resources": ["events"]}],
+        },
+        # pod and node status as the (simulated) kubelet reports it
+        {
+            "level": "None",
+            "userGroups": ["system:nodes"],
+            "verbs": ["get", "patch", "update"],
+            "resources": [{"group": "", "resources": ["pods/status", "nodes/status"]}],
         },
         {"level": "Metadata", "verbs": ["get", "list", "watch"]},
         # Secrets' contents never reach the log, whoever writes them

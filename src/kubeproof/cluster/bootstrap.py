@@ -5,16 +5,16 @@ the snapshot's CA until the controller manager republishes this cluster's CA."""
 from pathlib import Path
 
 from lightkube import ApiError, Client
-from lightkube.resources.core_v1 import ConfigMap, Namespace, ServiceAccount
+from lightkube.resources.core_v1 import ConfigMap, Namespace, Node, ServiceAccount
 from lightkube.resources.rbac_authorization_v1 import ClusterRole, ClusterRoleBinding
 
 SYSTEM_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
 
 
-def missing_bootstrap(client: Client, ca: Path) -> list[str]:
+def missing_bootstrap(client: Client, ca: Path, nodes: tuple[str, ...] = ()) -> list[str]:
     """What is still missing; empty when the cluster is ready for use."""
     ca_pem = ca.read_text()
-    missing = []
+    missing = _unready_nodes(client, nodes)
     try:
         client.get(ClusterRole, "cluster-admin")
         client.get(ClusterRoleBinding, "system:kube-controller-manager")
@@ -48,3 +48,23 @@ def publish_root_ca(client: Client, ca: Path) -> None:
         except ApiError as exc:
             if exc.status.code != 404:
                 raise
+
+
+def _unready_nodes(client: Client, names: tuple[str, ...]) -> list[str]:
+    """Simulated nodes that do not yet take pods: not Ready, or still carrying the
+    not-ready taint the admission chain puts on every new node."""
+    if not names:
+        return []
+    nodes = {n.metadata.name: n for n in client.list(Node)}
+    missing = []
+    for name in names:
+        node = nodes.get(name)
+        ready = node and any(
+            c.type == "Ready" and c.status == "True" for c in (node.status.conditions or [])
+        )
+        tainted = node and any(
+            t.key == "node.kubernetes.io/not-ready" for t in (node.spec.taints or [])
+        )
+        if not ready or tainted:
+            missing.append(f"node {name} ready")
+    return missing

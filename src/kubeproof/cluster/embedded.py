@@ -18,6 +18,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Self
 
+import yaml
+
 from kubeproof.cluster import snapshot
 from kubeproof.cluster.addresses import release, reserve, wait_ports_released
 from kubeproof.cluster.audit import write_policy
@@ -33,6 +35,7 @@ from kubeproof.cluster.process import spawn, stop_group
 from kubeproof.cluster.record import ClusterRecord, ComponentRecord, cluster_dir, load
 from kubeproof.cluster.versions import versions
 from kubeproof.errors import KubeproofError
+from kubeproof.nodesim.profile import NodeProfile
 from kubeproof.paths import clusters_root
 
 NAME_RE = re.compile(r"^[a-z0-9]([-a-z0-9]{0,38}[a-z0-9])?$")
@@ -75,6 +78,8 @@ class EmbeddedCluster(Cluster):
         warm: bool = True,
         attached: bool = True,
         timeout: float = 120.0,
+        nodes: "int | NodeProfile" = 1,
+        images: Path | None = None,
         progress: Callable[[str], None] | None = None,
     ):
         if name is not None and not NAME_RE.match(name):
@@ -87,6 +92,9 @@ class EmbeddedCluster(Cluster):
         self.warm = warm
         self.attached = attached
         self.timeout = timeout
+        self.profile = nodes if isinstance(nodes, NodeProfile) else NodeProfile.workers(nodes)
+        self.node_specs = self.profile.expand()
+        self.images = images
         self._progress = progress or (lambda _msg: None)
         self.record: ClusterRecord | None = None
 
@@ -123,7 +131,12 @@ class EmbeddedCluster(Cluster):
 
     def components(self, binaries: Binaries | None = None) -> list[Component]:
         assert self.record
-        ctx = Context(self.layout, self.record.address, binaries or require_binaries())
+        ctx = Context(
+            self.layout,
+            self.record.address,
+            binaries or require_binaries(),
+            tuple(self.record.nodes),
+        )
         return all_components(ctx)
 
     # -- lifecycle -------------------------------------------------------------------
@@ -152,6 +165,7 @@ class EmbeddedCluster(Cluster):
                 start_mode="warm" if self.warm and snapshot.usable() else "cold",
                 attached=self.attached,
                 owner_pid=os.getpid(),
+                nodes=[spec.name for spec in self.node_specs],
             )
             self.record.save()
         if self.attached:
@@ -162,6 +176,11 @@ class EmbeddedCluster(Cluster):
                 if self.record.start_mode == "warm":
                     snapshot.restore(layout.etcd_data)
             self._launch(binaries)
+            if self.record.start_mode == "cold" and not snapshot.usable():
+                # before any node registers: the snapshot must hold no node of this cluster
+                self._progress("saving the golden snapshot for warm starts")
+                snapshot.save(f"https://{self.record.address}:2379", layout, binaries)
+            self._start_nodes(binaries)
             self.record.startup_seconds = round(time.monotonic() - started, 3)
             self.record.save()
         except BaseException:
@@ -169,17 +188,19 @@ class EmbeddedCluster(Cluster):
             self._stop_processes()
             release(self.record.address)
             raise
-        if self.record.start_mode == "cold" and not snapshot.usable():
-            self._progress("saving the golden snapshot for warm starts")
-            etcd_url = f"https://{self.record.address}:2379"
-            snapshot.save(etcd_url, layout, binaries)
         return self
 
     def _prepare_files(self) -> None:
         assert self.record
         layout, record = self.layout, self.record
-        write_pki(layout.pki, record.address, record.name)
-        for stem in ("admin", "controller-manager", "scheduler"):
+        write_pki(layout.pki, record.address, record.name, record.nodes)
+        stems = ["admin", "controller-manager", "scheduler"]
+        if record.nodes:
+            stems += ["nodesim", *(f"node-{n}" for n in record.nodes)]
+            layout.node_profile.write_text(yaml.safe_dump(self.profile.model_dump(mode="json")))
+            if self.images:
+                shutil.copyfile(self.images, layout.images)
+        for stem in stems:
             write_cert_kubeconfig(
                 layout.kubeconfig(stem),
                 cluster=record.name,
@@ -195,7 +216,9 @@ class EmbeddedCluster(Cluster):
 
     def _launch(self, binaries: Binaries) -> None:
         assert self.record
-        etcd, apiserver, *controllers = self.components(binaries)
+        etcd, apiserver, *controllers = [
+            c for c in self.components(binaries) if c.name != "nodesim"
+        ]
         # etcd and the apiserver start together (the apiserver retries its etcd connection).
         # The controllers start as soon as the apiserver can authorize them: on a warm start
         # the RBAC objects are in etcd and the authorizer's informers have synced; on a cold
@@ -219,6 +242,16 @@ class EmbeddedCluster(Cluster):
             self._wait_healthy(controllers, "controller manager and scheduler")
         with self._phase("bootstrap"):
             self._wait_bootstrap()
+
+    def _start_nodes(self, binaries: Binaries) -> None:
+        assert self.record
+        if not self.record.nodes:
+            return
+        simulator = next(c for c in self.components(binaries) if c.name == "nodesim")
+        with self._phase("nodes"):
+            self._spawn(simulator)
+            self._wait_healthy([simulator], "the node simulator")
+            self._wait_bootstrap(tuple(self.record.nodes))
 
     @contextmanager
     def _phase(self, name: str):
@@ -269,13 +302,13 @@ class EmbeddedCluster(Cluster):
             if pending:
                 time.sleep(0.02)
 
-    def _wait_bootstrap(self) -> None:
+    def _wait_bootstrap(self, nodes: tuple[str, ...] = ()) -> None:
         deadline = time.monotonic() + self.timeout
         missing = ["bootstrap"]
         with self.client(timeout=5) as client:
             while missing:
                 self._deadline_check(deadline, "bootstrap objects: " + ", ".join(missing))
-                missing = missing_bootstrap(client, self.layout.cert("ca"))
+                missing = missing_bootstrap(client, self.layout.cert("ca"), nodes)
                 if missing:
                     time.sleep(0.05)
 

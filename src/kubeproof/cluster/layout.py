@@ -33,6 +33,15 @@ class Layout:
         return self.root / "audit" / "policy.yaml"
 
     @property
+    def node_profile(self) -> Path:
+        return self.root / "nodes.yaml"
+
+    @property
+    def images(self) -> Path:
+        """Behaviour models added to the shipped catalog for this cluster."""
+        return self.root / "images.yaml"
+
+    @property
     def admin_kubeconfig(self) -> Path:
         return self.root / "admin.kubeconfig"
 

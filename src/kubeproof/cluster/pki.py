@@ -33,6 +33,8 @@ CLIENTS = (
     Identity("controller-manager", "system:kube-controller-manager"),
     Identity("scheduler", "system:kube-scheduler"),
     Identity("etcd-client", "kube-apiserver-etcd-client"),
+    # the node simulator's reads (Secrets, ConfigMaps, pods of every node) and node creation
+    Identity("nodesim", "kubeproof:nodesim", ("system:masters",)),
     Identity(
         "apiserver-kubelet-client", "kube-apiserver-kubelet-client", ("kubeadm:cluster-admins",)
     ),
@@ -145,8 +147,11 @@ def apiserver_dns_names() -> tuple[str, ...]:
     )
 
 
-def write_pki(directory: Path, address: str, cluster_name: str) -> None:
-    """Write ca, apiserver serving cert, client certs and the service-account key pair."""
+def write_pki(
+    directory: Path, address: str, cluster_name: str, nodes: list[str] | None = None
+) -> None:
+    """Write ca, serving certs, client certs (one per simulated node too) and the
+    service-account key pair."""
     directory.mkdir(parents=True, exist_ok=True)
     ca = CertificateAuthority.create(f"kubeproof-ca-{cluster_name}")
     _write(directory / "ca.crt", ca.cert.public_bytes(serialization.Encoding.PEM))
@@ -162,12 +167,17 @@ def write_pki(directory: Path, address: str, cluster_name: str) -> None:
         ),
         # etcd's member certificate serves clients and authenticates to peers
         "etcd": ca.issue("etcd", server=True, dns_names=("localhost",), ips=(address,)),
+        "kubelet": ca.issue("kubelet", server=True, client=False, ips=(address,)),
     }
     for stem, (key, cert) in servers.items():
         _write(directory / f"{stem}.crt", cert.public_bytes(serialization.Encoding.PEM))
         _write(directory / f"{stem}.key", _pem_key(key), private=True)
 
-    for ident in CLIENTS:
+    identities = list(CLIENTS)
+    identities += [
+        Identity(f"node-{n}", f"system:node:{n}", ("system:nodes",)) for n in nodes or []
+    ]
+    for ident in identities:
         key, cert = ca.issue(ident.user, ident.groups)
         _write(directory / f"{ident.stem}.crt", cert.public_bytes(serialization.Encoding.PEM))
         _write(directory / f"{ident.stem}.key", _pem_key(key), private=True)

@@ -39,6 +39,7 @@ class ClusterRecord(BaseModel):
     # seconds spent in each start phase (files, etcd, kube-apiserver, controllers, bootstrap)
     phases: dict[str, float] = Field(default_factory=dict)
     components: dict[str, ComponentRecord] = Field(default_factory=dict)
+    nodes: list[str] = Field(default_factory=list)  # simulated node names
 
     @property
     def layout(self) -> Layout:

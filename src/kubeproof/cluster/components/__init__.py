@@ -50,6 +50,7 @@ class Context:
     layout: Layout
     address: str
     binaries: Binaries
+    nodes: tuple[str, ...] = ()
 
     def url(self, component: str, scheme: str = "https") -> str:
         return f"{scheme}://{self.address}:{PORTS[component]}"
@@ -74,14 +75,18 @@ def all_components(ctx: Context) -> list[Component]:
         kube_apiserver,
         kube_controller_manager,
         kube_scheduler,
+        nodesim,
     )
 
-    return [
+    components = [
         etcd.component(ctx),
         kube_apiserver.component(ctx),
         kube_controller_manager.component(ctx),
         kube_scheduler.component(ctx),
     ]
+    if ctx.nodes:
+        components.append(nodesim.component(ctx))
+    return components
 
 
-NAMES = ("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler")
+NAMES = ("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "nodesim")

@@ -32,6 +32,8 @@ def component(ctx: Context) -> Component:
         "--use-service-account-credentials=true",
         f"--cluster-signing-cert-file={pki / 'ca.crt'}",
         f"--cluster-signing-key-file={pki / 'ca.key'}",
+        # notice node health changes within a second (new nodes lose their not-ready taint)
+        "--node-monitor-period=1s",
     ]
     return Component(
         name="kube-controller-manager",

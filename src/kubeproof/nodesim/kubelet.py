@@ -1,0 +1,203 @@
+"""The simulated kubelet for every node of one cluster: registers the nodes, renews their
+Leases, and drives each pod bound to them through its PodRuntime, writing pod status and
+Events with the node's own credentials (so the Node authorizer and NodeRestriction apply)."""
+
+import asyncio
+import json
+import logging
+import time
+from pathlib import Path
+
+from lightkube import ALL_NS, ApiError, AsyncClient
+from lightkube.config.kubeconfig import KubeConfig
+from lightkube.resources.core_v1 import Pod
+from lightkube.types import PatchType, on_error_retry
+
+from kubeproof.nodesim import catalog as catalog_mod
+from kubeproof.nodesim import nodes as node_mod
+from kubeproof.nodesim.events import Recorder
+from kubeproof.nodesim.pod import PodRuntime
+from kubeproof.nodesim.profile import NodeSpec
+from kubeproof.nodesim.world import WorldCache
+
+log = logging.getLogger("kubeproof.nodesim")
+LEASE_RENEW_SECONDS = 5
+HEARTBEAT_SECONDS = 30
+IDLE_WAKE_SECONDS = 30
+DELETE_DELAY_SECONDS = 0.3  # simulated processes stop at once; a kubelet takes a moment
+
+
+def client_for(kubeconfig: Path) -> AsyncClient:
+    return AsyncClient(KubeConfig.from_file(kubeconfig), trust_env=False, field_manager="kubelet")
+
+
+class PodTask:
+    def __init__(self, runtime: PodRuntime, node: str):
+        self.runtime = runtime
+        self.node = node
+        self.wake = asyncio.Event()
+        self.task: asyncio.Task | None = None
+        self.last_status: dict | None = None
+
+
+class Kubelet:
+    def __init__(self, state_dir: Path, specs: list[NodeSpec], catalog: catalog_mod.Catalog):
+        self.state_dir = state_dir
+        record = json.loads((state_dir / "cluster.json").read_text())
+        self.address = record["address"]
+        self.version = record["kubernetes_version"]
+        self.specs = {s.name: s for s in specs}
+        self.catalog = catalog
+        self.admin = client_for(state_dir / "kubeconfigs" / "nodesim.kubeconfig")
+        self.clients = {
+            name: client_for(state_dir / "kubeconfigs" / f"node-{name}.kubeconfig")
+            for name in self.specs
+        }
+        self.recorders = {name: Recorder(c, name) for name, c in self.clients.items()}
+        self.world = WorldCache()
+        self.pods: dict[str, PodTask] = {}
+        self.images: dict[str, set[str]] = {name: set() for name in self.specs}
+        self._next_ip = {name: 2 for name in self.specs}
+        self.registered = False
+
+    def pod_runtime(self, uid: str) -> PodRuntime | None:
+        task = self.pods.get(uid)
+        return task.runtime if task else None
+
+    def find_pod(self, namespace: str, name: str) -> PodRuntime | None:
+        for task in self.pods.values():
+            rt = task.runtime
+            if rt.namespace == namespace and rt.name == name:
+                return rt
+        return None
+
+    async def run(self) -> None:
+        world = asyncio.create_task(self.world.run(self.admin))
+        await self.world.synced.wait()
+        for spec in self.specs.values():
+            await node_mod.register(
+                self.admin, self.clients[spec.name], spec, self.address, self.version
+            )
+        self.registered = True
+        await asyncio.gather(world, self._leases(), self._watch_pods())
+
+    async def _leases(self) -> None:
+        beat = time.monotonic()
+        while True:
+            await asyncio.sleep(LEASE_RENEW_SECONDS)
+            for name, client in self.clients.items():
+                try:
+                    await node_mod.renew_lease(client, name)
+                    if time.monotonic() - beat > HEARTBEAT_SECONDS:
+                        await node_mod.heartbeat(client, name)
+                except ApiError as exc:
+                    log.warning("lease of %s: %s", name, exc.status.message)
+            if time.monotonic() - beat > HEARTBEAT_SECONDS:
+                beat = time.monotonic()
+
+    async def _watch_pods(self) -> None:
+        async for op, obj in self.admin.watch(Pod, namespace=ALL_NS, on_error=on_error_retry):
+            pod = obj.to_dict()
+            node = pod["spec"].get("nodeName")
+            if node not in self.specs:
+                continue
+            uid = pod["metadata"]["uid"]
+            if op == "DELETED":
+                self._forget(uid)
+                continue
+            task = self.pods.get(uid)
+            if task is None:
+                self._start(pod, node)
+                continue
+            was_deleting = "deletionTimestamp" in task.runtime.obj["metadata"]
+            task.runtime.obj = pod
+            if "deletionTimestamp" in pod["metadata"] and not was_deleting:
+                task.wake.set()
+
+    def _start(self, pod: dict, node: str) -> None:
+        index = self.specs[node].index
+        ip = f"10.244.{index}.{self._next_ip[node]}"
+        self._next_ip[node] = self._next_ip[node] + 1 if self._next_ip[node] < 254 else 2
+        runtime = PodRuntime(pod, ip, self.images[node])
+        task = PodTask(runtime, node)
+        task.task = asyncio.create_task(self._drive(task))
+        self.pods[pod["metadata"]["uid"]] = task
+
+    def _forget(self, uid: str) -> None:
+        task = self.pods.pop(uid, None)
+        if task and task.task:
+            task.task.cancel()
+            self.recorders[task.node].forget(uid)
+
+    async def _drive(self, task: PodTask) -> None:
+        rt = task.runtime
+        client = self.clients[task.node]
+        recorder = self.recorders[task.node]
+        try:
+            while True:
+                if "deletionTimestamp" in rt.obj["metadata"]:
+                    await self._terminate(task)
+                    return
+                now = time.time()
+                for event in rt.advance(now, self.world, self.catalog):
+                    await recorder.record(rt.obj, event)
+                status = rt.status(now, rt.obj.get("status") or {})
+                if status != task.last_status:
+                    await self._write_status(client, rt, status)
+                    task.last_status = status
+                await self._sleep(task, rt)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # one pod's failure must not stop the node
+            log.exception("pod %s/%s", rt.namespace, rt.name)
+
+    async def _write_status(self, client: AsyncClient, rt: PodRuntime, status: dict) -> None:
+        try:
+            await client.patch(
+                Pod.Status,
+                rt.name,
+                {"status": status},
+                namespace=rt.namespace,
+                patch_type=PatchType.MERGE,
+            )
+        except ApiError as exc:
+            if exc.status.code != 404:
+                log.warning("status of %s/%s: %s", rt.namespace, rt.name, exc.status.message)
+
+    async def _sleep(self, task: PodTask, rt: PodRuntime) -> None:
+        delay = max(0.0, min(rt.next_at() - time.time(), IDLE_WAKE_SECONDS))
+        waits = [asyncio.ensure_future(task.wake.wait())]
+        if rt.config_blocked():
+            waits.append(asyncio.ensure_future(self.world.changed.wait()))
+        try:
+            await asyncio.wait(waits, timeout=delay, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for w in waits:
+                w.cancel()
+        task.wake.clear()
+
+    async def _terminate(self, task: PodTask) -> None:
+        rt = task.runtime
+        recorder = self.recorders[task.node]
+        from kubeproof.nodesim.container import Event
+
+        for container in rt.containers():
+            if container.stage == "running":
+                await recorder.record(
+                    rt.obj,
+                    Event(
+                        "Normal",
+                        "Killing",
+                        f"Stopping container {container.name}",
+                        container.field_path,
+                    ),
+                )
+        grace = rt.obj["metadata"].get("deletionGracePeriodSeconds") or 0
+        await asyncio.sleep(min(grace, DELETE_DELAY_SECONDS))
+        try:
+            await self.clients[task.node].delete(
+                Pod, rt.name, namespace=rt.namespace, grace_period=0
+            )
+        except ApiError as exc:
+            if exc.status.code != 404:
+                log.warning("delete %s/%s: %s", rt.namespace, rt.name, exc.status.message)

@@ -1,0 +1,56 @@
+"""Readiness, liveness and startup probes against what the behaviour model serves."""
+
+from kubeproof.nodesim.catalog import ImageModel
+
+
+def resolve_port(port: int | str, container: dict) -> int | None:
+    if isinstance(port, int) or str(port).isdigit():
+        return int(port)
+    for p in container.get("ports") or []:
+        if p.get("name") == port:
+            return p["containerPort"]
+    return None
+
+
+def check(
+    probe: dict, container: dict, model: ImageModel, pod_ip: str, serving: bool
+) -> str | None:
+    """None when the probe succeeds, else the kubelet's failure output."""
+    served = {p.container_port for p in model.ports}
+    if "httpGet" in probe:
+        get = probe["httpGet"]
+        port = resolve_port(get.get("port"), container)
+        scheme = get.get("scheme", "HTTP").lower()
+        path = get.get("path", "/")
+        url = f"{scheme}://{pod_ip}:{port}{path}"
+        if port is None:
+            return (
+                f'Get "{scheme}://{pod_ip}:{get.get("port")}{path}": unable to resolve named port'
+            )
+        if not serving or port not in served:
+            return f'Get "{url}": dial tcp {pod_ip}:{port}: connect: connection refused'
+        healthy = set(model.health) or {"/"}
+        if path.split("?")[0] not in healthy:
+            return "HTTP probe failed with statuscode: 404"
+        return None
+    if "tcpSocket" in probe:
+        port = resolve_port(probe["tcpSocket"].get("port"), container)
+        if not serving or port not in served:
+            return f"dial tcp {pod_ip}:{port}: connect: connection refused"
+        return None
+    if "grpc" in probe:
+        port = probe["grpc"].get("port")
+        if not serving or port not in served:
+            return f'timeout: failed to connect service "{pod_ip}:{port}" within 1s'
+        return None
+    return None  # exec probes succeed: the model does not say otherwise
+
+
+def timing(probe: dict) -> tuple[float, float, int, int]:
+    """(initial delay, period, failure threshold, success threshold) with API defaults."""
+    return (
+        float(probe.get("initialDelaySeconds", 0)),
+        float(probe.get("periodSeconds", 10)),
+        int(probe.get("failureThreshold", 3)),
+        int(probe.get("successThreshold", 1)),
+    )
