@@ -27,11 +27,26 @@ def binaries_built() -> None:
 
 @pytest.fixture(scope="session")
 def cluster(binaries_built):
-    """One warm embedded cluster shared by read-mostly tests."""
+    """One warm embedded cluster without nodes (the control plane alone), shared by
+    read-mostly tests."""
     from kubeproof.cluster import EmbeddedCluster
 
-    with EmbeddedCluster() as c:
+    with EmbeddedCluster(nodes=0) as c:
         yield c
+
+
+def wait_for(check, timeout: float = 30, interval: float = 0.2, what: str = "condition"):
+    """Poll `check()` until it returns something truthy; return that."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        result = check()
+        if result:
+            return result
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+        time.sleep(interval)
 
 
 def run_cli(*args: str, check: bool = False, timeout: float = 180) -> subprocess.CompletedProcess:

@@ -42,7 +42,7 @@ def test_deployment_gets_a_replicaset_and_pods_stay_pending(cluster):
         time.sleep(0.2)
     assert len(json.loads(rs)["items"]) == 1
     assert len(pods["items"]) == 2
-    # no nodes yet: the scheduler has nowhere to put them
+    # this cluster has no nodes: the scheduler has nowhere to put them
     assert {p["status"]["phase"] for p in pods["items"]} == {"Pending"}
 
 
