@@ -23,7 +23,8 @@ def ns(sim, request):
 
 
 def get(sim, kind: str, name: str, ns: str) -> dict:
-    return json.loads(sim.kubectl("get", kind, name, "-n", ns, "-o", "json").stdout)
+    scope = ["-n", ns] if ns else []
+    return json.loads(sim.kubectl("get", kind, name, *scope, "-o", "json").stdout)
 
 
 def apply(sim, manifest: str, ns: str) -> None:

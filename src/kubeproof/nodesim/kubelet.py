@@ -10,7 +10,7 @@ from pathlib import Path
 
 from lightkube import ALL_NS, ApiError, AsyncClient
 from lightkube.config.kubeconfig import KubeConfig
-from lightkube.resources.core_v1 import Pod
+from lightkube.resources.core_v1 import Node, Pod
 from lightkube.types import PatchType, on_error_retry
 
 from kubeproof.nodesim import catalog as catalog_mod
@@ -59,6 +59,7 @@ class Kubelet:
         self.images: dict[str, set[str]] = {name: set() for name in self.specs}
         self._next_ip = {name: 2 for name in self.specs}
         self.registered = False
+        self.health = {name: (True, ()) for name in self.specs}
 
     def pod_runtime(self, uid: str) -> PodRuntime | None:
         task = self.pods.get(uid)
@@ -79,7 +80,7 @@ class Kubelet:
                 self.admin, self.clients[spec.name], spec, self.address, self.version
             )
         self.registered = True
-        await asyncio.gather(world, self._leases(), self._watch_pods())
+        await asyncio.gather(world, self._leases(), self._watch_pods(), self._watch_nodes())
 
     async def _leases(self) -> None:
         beat = time.monotonic()
@@ -89,11 +90,26 @@ class Kubelet:
                 try:
                     await node_mod.renew_lease(client, name)
                     if time.monotonic() - beat > HEARTBEAT_SECONDS:
-                        await node_mod.heartbeat(client, name)
+                        await node_mod.heartbeat(client, name, *self.health[name])
                 except ApiError as exc:
                     log.warning("lease of %s: %s", name, exc.status.message)
             if time.monotonic() - beat > HEARTBEAT_SECONDS:
                 beat = time.monotonic()
+
+    async def _watch_nodes(self) -> None:
+        """Tasks break a node by annotating it (see nodes.SIMULATE_*); the node then
+        reports what a kubelet in that state would, and the real controllers react."""
+        async for _op, obj in self.admin.watch(Node, on_error=on_error_retry):
+            name = obj.metadata.name
+            if name not in self.specs:
+                continue
+            wanted = node_mod.simulated_health(obj.metadata.annotations or {})
+            if wanted != self.health.get(name):
+                self.health[name] = wanted
+                try:
+                    await node_mod.heartbeat(self.clients[name], name, *wanted)
+                except ApiError as exc:
+                    log.warning("conditions of %s: %s", name, exc.status.message)
 
     async def _watch_pods(self) -> None:
         async for op, obj in self.admin.watch(Pod, namespace=ALL_NS, on_error=on_error_retry):

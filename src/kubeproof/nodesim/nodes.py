@@ -13,6 +13,18 @@ from kubeproof.nodesim.profile import RESERVED, NodeSpec
 from kubeproof.nodesim.quantity import parse
 
 LEASE_SECONDS = 40
+# annotations a task sets on a Node (as admin) to break it
+SIMULATE_READY = "kubeproof.dev/simulate-ready"  # "false": the kubelet reports NotReady
+SIMULATE_PRESSURE = "kubeproof.dev/simulate-pressure"  # e.g. "MemoryPressure,DiskPressure"
+PRESSURES = ("MemoryPressure", "DiskPressure", "PIDPressure")
+
+
+def simulated_health(annotations: dict[str, str]) -> tuple[bool, tuple[str, ...]]:
+    ready = annotations.get(SIMULATE_READY, "true").lower() != "false"
+    pressure = annotations.get(SIMULATE_PRESSURE, "")
+    return ready, tuple(p for p in (x.strip() for x in pressure.split(",")) if p in PRESSURES)
+
+
 KUBELET_PORT = 10250
 
 
@@ -56,9 +68,8 @@ def node_object(spec: NodeSpec) -> dict:
     }
 
 
-def conditions(ready: bool = True, pressure: dict[str, bool] | None = None) -> list[dict]:
+def conditions(ready: bool = True, pressure: tuple[str, ...] = ()) -> list[dict]:
     now = _now()
-    pressure = pressure or {}
     rows = [
         ("MemoryPressure", "KubeletHasSufficientMemory", "kubelet has sufficient memory available"),
         ("DiskPressure", "KubeletHasNoDiskPressure", "kubelet has no disk pressure"),
@@ -66,13 +77,13 @@ def conditions(ready: bool = True, pressure: dict[str, bool] | None = None) -> l
     ]
     out = []
     for kind, reason, message in rows:
-        on = pressure.get(kind, False)
+        on = kind in pressure
         out.append(
             {
                 "type": kind,
                 "status": "True" if on else "False",
-                "reason": reason if not on else kind.replace("Pressure", "") + "Pressure",
-                "message": message if not on else f"kubelet has {kind.lower()}",
+                "reason": f"KubeletHas{kind}" if on else reason,
+                "message": f"kubelet has {kind[:-8].lower()} pressure" if on else message,
                 "lastHeartbeatTime": now,
                 "lastTransitionTime": now,
             }
@@ -147,5 +158,7 @@ async def renew_lease(client: AsyncClient, name: str) -> None:
         await client.create(from_dict(lease))
 
 
-async def heartbeat(client: AsyncClient, name: str, ready: bool = True) -> None:
-    await client.patch(Node.Status, name, {"status": {"conditions": conditions(ready)}})
+async def heartbeat(
+    client: AsyncClient, name: str, ready: bool = True, pressure: tuple[str, ...] = ()
+) -> None:
+    await client.patch(Node.Status, name, {"status": {"conditions": conditions(ready, pressure)}})

@@ -37,6 +37,10 @@ def component(ctx: Context) -> Component:
         "--audit-log-mode=blocking",  # an event is on disk before the response is sent
         "--audit-log-maxsize=200",
         "--profiling=false",
+        # pods leave a NotReady or unreachable node after 20 s instead of 300 s, so node
+        # incidents play out within a trial (visible in each pod's tolerations)
+        "--default-not-ready-toleration-seconds=20",
+        "--default-unreachable-toleration-seconds=20",
     ]
     return Component(
         name="kube-apiserver",
