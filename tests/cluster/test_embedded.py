@@ -155,7 +155,8 @@ def test_stop_leaves_no_process_and_no_bound_port(binaries_built):
     c = EmbeddedCluster().start()
     refs = [entry.ref() for entry in c.record.components.values()]
     address, state = c.address, c.record.state_dir
-    assert all(r.alive() for r in refs) and len(refs) == 4
+    # etcd, apiserver, controller manager, scheduler and the node simulator
+    assert all(r.alive() for r in refs) and len(refs) == 5
     c.stop()
     assert not any(r.alive() for r in refs)
     assert all(port_free(address, port) for port in PORTS.values())
