@@ -1,5 +1,6 @@
 """Node simulator benchmark: time from Deployment create to N pods Ready, and the
 simulator's CPU per 100 pods, measured side by side in one run.
+
     python benchmarks/nodesim.py [--sizes 1,20,100] [--nodes 2] [--json out.json]
 """
 
