@@ -352,3 +352,47 @@ spec:
     # -f returns by itself once the container exits
     assert (follow.returncode, follow.stdout.strip()) == (0, "working")
     assert get(sim, "pod", "short", ns)["status"]["phase"] in ("Running", "Succeeded")
+
+
+def test_exec_answers_from_the_model_with_exit_codes(sim, ns):
+    sim.kubectl("create", "configmap", "app", "--from-literal=mode=live", "-n", ns)
+    sim.kubectl("create", "secret", "generic", "db", "--from-literal=password=s3cret", "-n", ns)
+    apply(
+        sim,
+        """
+apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  containers:
+  - name: web
+    image: nginx:1.27
+    env:
+    - {name: GREETING, value: hello}
+    - name: DB_PASSWORD
+      valueFrom: {secretKeyRef: {name: db, key: password}}
+    volumeMounts: [{name: conf, mountPath: /etc/app}]
+  volumes: [{name: conf, configMap: {name: app}}]
+""",
+        ns,
+    )
+    sim.kubectl("wait", "--for=condition=Ready", "pod/web", "-n", ns, "--timeout=30s", timeout=40)
+
+    def exec_(*argv):
+        return sim.kubectl("exec", "web", "-n", ns, "--", *argv, check=False)
+
+    env = exec_("env")
+    assert env.returncode == 0
+    assert "GREETING=hello" in env.stdout and "DB_PASSWORD=s3cret" in env.stdout
+    assert "HOSTNAME=web" in env.stdout
+    assert exec_("cat", "/etc/app/mode").stdout == "live\n"
+    assert exec_("ls", "/etc/app").stdout == "mode\n"
+    missing = exec_("cat", "/etc/app/other")
+    assert missing.returncode == 1
+    assert "cat: can't open '/etc/app/other': No such file or directory" in missing.stderr
+    assert "command terminated with exit code 1" in missing.stderr
+    script = exec_("sh", "-c", "echo first && false && echo never")
+    assert (script.returncode, script.stdout) == (1, "first\n")
+    unknown = exec_("frobnicate")
+    assert unknown.returncode == 126
+    assert 'exec: "frobnicate": executable file not found in $PATH' in unknown.stderr

@@ -11,7 +11,7 @@ from pathlib import Path
 from kubeproof.nodesim import catalog, profile
 from kubeproof.nodesim.kubelet import Kubelet
 from kubeproof.nodesim.nodes import KUBELET_PORT
-from kubeproof.nodesim.server import serve
+from kubeproof.nodesim.server import KubeletServer
 
 
 def main() -> int:
@@ -30,18 +30,17 @@ def main() -> int:
     if extra.exists():
         models = models.merged(catalog.load(extra))
     kubelet = Kubelet(state, specs, models)
-    serve(
-        kubelet,
-        kubelet.address,
-        KUBELET_PORT,
-        state / "pki" / "kubelet.crt",
-        state / "pki" / "kubelet.key",
-    )
 
     async def run() -> None:
         loop = asyncio.get_running_loop()
         stop = asyncio.Event()
         loop.add_signal_handler(signal.SIGTERM, stop.set)
+        await KubeletServer(kubelet).start(
+            kubelet.address,
+            KUBELET_PORT,
+            state / "pki" / "kubelet.crt",
+            state / "pki" / "kubelet.key",
+        )
         main_task = asyncio.create_task(kubelet.run())
         await asyncio.wait(
             [main_task, asyncio.create_task(stop.wait())], return_when=asyncio.FIRST_COMPLETED

@@ -1,22 +1,30 @@
-"""The kubelet's HTTPS endpoint, which the apiserver calls for `kubectl logs`.
+"""The kubelet's HTTPS endpoint, which the apiserver calls for `kubectl logs` and
+`kubectl exec`.
 
 Served for every node of the cluster on the cluster's address, port 10250 (each Node
-reports that address as its InternalIP). Runs in a thread beside the asyncio loop; it only
-reads the pod runtimes.
+reports that address as its InternalIP), inside the simulator's event loop.
+
+Exec: kubectl >= 1.30 speaks WebSockets (`v5.channel.k8s.io`). The embedded apiserver runs
+with `TranslateStreamCloseWebsocketRequests=false`, so it proxies that WebSocket to the
+kubelet unchanged instead of translating it to SPDY; this endpoint answers it. Each binary
+message starts with a channel byte: 1 stdout, 2 stderr, 3 the final metav1.Status.
 """
 
+import asyncio
 import datetime as dt
 import json
 import ssl
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import parse_qs, urlsplit
 
+from aiohttp import web
+
+from kubeproof.nodesim import shell
 from kubeproof.nodesim.container import Container
 
 FOLLOW_POLL_SECONDS = 0.2
+EXEC_PROTOCOLS = ("v5.channel.k8s.io", "v4.channel.k8s.io")
+STDOUT, STDERR, ERROR = 1, 2, 3
 
 
 def _rfc3339(t: float) -> str:
@@ -30,102 +38,114 @@ def _waiting_message(container: Container, pod: str) -> str:
     return f'container "{container.name}" in pod "{pod}" is waiting to start: {reason}'
 
 
-class _Handler(BaseHTTPRequestHandler):
-    kubelet = None  # set by serve()
-    protocol_version = "HTTP/1.1"
+def exit_status(code: int, argv: list[str]) -> dict:
+    if code == 0:
+        return {"metadata": {}, "status": "Success"}
+    return {
+        "metadata": {},
+        "status": "Failure",
+        "message": f"command terminated with non-zero exit code: error executing command "
+        f"{argv}, exit code {code}",
+        "reason": "NonZeroExitCode",
+        "details": {"causes": [{"reason": "ExitCode", "message": str(code)}]},
+    }
 
-    def log_message(self, *args) -> None:  # quiet: the apiserver polls health
-        pass
 
-    def _send(self, code: int, body: str, content_type: str = "text/plain") -> None:
-        data = body.encode()
-        self.send_response(code)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+class KubeletServer:
+    def __init__(self, kubelet):
+        self.kubelet = kubelet
 
-    def do_GET(self) -> None:
-        url = urlsplit(self.path)
-        parts = [p for p in url.path.split("/") if p]
-        if url.path == "/healthz":
-            ok = self.kubelet.registered
-            self._send(200 if ok else 503, "ok" if ok else "registering nodes")
-        elif parts[:1] == ["containerLogs"] and len(parts) >= 4:
-            self._logs(parts[1], parts[2], parts[3], parse_qs(url.query))
-        else:
-            self._send(404, "404 page not found")
+    def app(self) -> web.Application:
+        app = web.Application()
+        app.router.add_get("/healthz", self.healthz)
+        app.router.add_get("/containerLogs/{ns}/{pod}/{container}", self.logs)
+        for path in ("/exec/{ns}/{pod}/{container}", "/exec/{ns}/{pod}/{uid}/{container}"):
+            app.router.add_route("*", path, self.exec)
+        return app
 
-    def _logs(self, namespace: str, pod_name: str, container_name: str, query: dict) -> None:
-        pod = self.kubelet.find_pod(namespace, pod_name)
+    async def start(self, address: str, port: int, cert: Path, key: Path) -> None:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(str(cert), str(key))
+        runner = web.AppRunner(self.app(), access_log=None)
+        await runner.setup()
+        await web.TCPSite(runner, address, port, ssl_context=context).start()
+
+    async def healthz(self, request: web.Request) -> web.Response:
+        ok = self.kubelet.registered
+        return web.Response(status=200 if ok else 503, text="ok" if ok else "registering nodes")
+
+    def _container(self, request: web.Request) -> tuple[object, Container]:
+        ns, name = request.match_info["ns"], request.match_info["pod"]
+        pod = self.kubelet.find_pod(ns, name)
         if pod is None:
-            self._send(404, json.dumps({"message": f'pod "{pod_name}" not found'}))
-            return
-        container = next((c for c in pod.containers() if c.name == container_name), None)
+            raise web.HTTPNotFound(text=json.dumps({"message": f'pod "{name}" not found'}))
+        wanted = request.match_info["container"]
+        container = next((c for c in pod.containers() if c.name == wanted), None)
         if container is None:
-            self._send(400, f'container "{container_name}" in pod "{pod_name}" is not valid')
-            return
-        first = lambda key, default=None: (query.get(key) or [default])[0]  # noqa: E731
-        previous = first("previous") == "true"
+            raise web.HTTPBadRequest(text=f'container "{wanted}" in pod "{name}" is not valid')
+        return pod, container
+
+    async def logs(self, request: web.Request) -> web.StreamResponse:
+        pod, container = self._container(request)
+        query = request.query
+        previous = query.get("previous") == "true"
         if previous:
             if not container.previous_logs and container.restart_count == 0:
-                self._send(
-                    400,
-                    f'previous terminated container "{container_name}" in pod '
-                    f'"{pod_name}" not found',
+                raise web.HTTPBadRequest(
+                    text=f'previous terminated container "{container.name}" in pod '
+                    f'"{pod.name}" not found'
                 )
-                return
             lines = list(container.previous_logs)
         else:
             if not container.container_id:
-                self._send(400, _waiting_message(container, pod_name))
-                return
+                raise web.HTTPBadRequest(text=_waiting_message(container, pod.name))
             lines = list(container.logs)
-        if since := first("sinceSeconds"):
+        if since := query.get("sinceSeconds"):
             cutoff = time.time() - float(since)
             lines = [entry for entry in lines if entry[0] >= cutoff]
-        if tail := first("tailLines"):
+        if tail := query.get("tailLines"):
             lines = lines[-int(tail) :] if int(tail) > 0 else []
-        limit = int(first("limitBytes", "0") or 0)
-        stamps = first("timestamps") == "true"
-        render = lambda e: (f"{_rfc3339(e[0])} " if stamps else "") + e[1] + "\n"  # noqa: E731
-        body = "".join(render(e) for e in lines)
-        if limit:
+        stamps = query.get("timestamps") == "true"
+
+        def render(entries) -> bytes:
+            return "".join(
+                (f"{_rfc3339(t)} " if stamps else "") + f"{line}\n" for t, line in entries
+            ).encode()
+
+        body = render(lines)
+        if limit := int(query.get("limitBytes") or 0):
             body = body[:limit]
-        follow = first("follow") == "true" and not previous
-        if not follow:
-            self._send(200, body)
-            return
-        self.send_response(200)
-        self.send_header("Content-Type", "text/plain")
-        self.send_header("Transfer-Encoding", "chunked")
-        self.end_headers()
-        self._chunk(body)
-        sent = len(container.logs)
-        instance = container.container_id
-        try:
-            while container.container_id == instance and container.stage == "running":
-                time.sleep(FOLLOW_POLL_SECONDS)
-                fresh = container.logs[sent:]
-                sent += len(fresh)
-                if fresh:
-                    self._chunk("".join(render(e) for e in fresh))
-            self._chunk("")
-        except (BrokenPipeError, ConnectionResetError):
-            pass
+        if query.get("follow") != "true" or previous:
+            return web.Response(body=body, content_type="text/plain")
+        response = web.StreamResponse(headers={"Content-Type": "text/plain"})
+        await response.prepare(request)
+        await response.write(body)
+        sent, instance = len(container.logs), container.container_id
+        while container.container_id == instance and container.stage == "running":
+            await asyncio.sleep(FOLLOW_POLL_SECONDS)
+            fresh = container.logs[sent:]
+            sent += len(fresh)
+            if fresh:
+                await response.write(render(fresh))
+        await response.write_eof()
+        return response
 
-    def _chunk(self, text: str) -> None:
-        data = text.encode()
-        self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
-        self.wfile.flush()
-
-
-def serve(kubelet, address: str, port: int, cert: Path, key: Path) -> ThreadingHTTPServer:
-    handler = type("Handler", (_Handler,), {"kubelet": kubelet})
-    server = ThreadingHTTPServer((address, port), handler)
-    server.daemon_threads = True
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.load_cert_chain(str(cert), str(key))
-    server.socket = context.wrap_socket(server.socket, server_side=True)
-    threading.Thread(target=server.serve_forever, name="kubelet-server", daemon=True).start()
-    return server
+    async def exec(self, request: web.Request) -> web.StreamResponse:
+        pod, container = self._container(request)
+        if container.stage != "running":
+            raise web.HTTPNotFound(text=f'container not found ("{container.name}")')
+        ws = web.WebSocketResponse(protocols=EXEC_PROTOCOLS)
+        if not ws.can_prepare(request).ok:
+            raise web.HTTPBadRequest(
+                text="the kubeproof kubelet speaks WebSocket exec (kubectl >= 1.30), not SPDY"
+            )
+        await ws.prepare(request)
+        argv = request.query.getall("command", [])
+        result = shell.run(argv, container, pod.name)
+        if result.stdout and request.query.get("output", request.query.get("stdout")) != "0":
+            await ws.send_bytes(bytes([STDOUT]) + result.stdout.encode())
+        if result.stderr:
+            await ws.send_bytes(bytes([STDERR]) + result.stderr.encode())
+        await ws.send_bytes(bytes([ERROR]) + json.dumps(exit_status(result.code, argv)).encode())
+        await ws.close()
+        return ws

@@ -41,6 +41,9 @@ def component(ctx: Context) -> Component:
         # incidents play out within a trial (visible in each pod's tolerations)
         "--default-not-ready-toleration-seconds=20",
         "--default-unreachable-toleration-seconds=20",
+        # proxy kubectl's exec WebSocket to the simulated kubelet as is, rather than
+        # translating it to SPDY, which the simulator does not speak (docs/behaviour-models.md)
+        "--feature-gates=TranslateStreamCloseWebsocketRequests=false",
     ]
     return Component(
         name="kube-apiserver",
