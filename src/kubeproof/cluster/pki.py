@@ -35,6 +35,8 @@ CLIENTS = (
     Identity("etcd-client", "kube-apiserver-etcd-client"),
     # the node simulator's reads (Secrets, ConfigMaps, pods of every node) and node creation
     Identity("nodesim", "kubeproof:nodesim", ("system:masters",)),
+    # the apiserver's identity towards aggregated APIs (metrics.k8s.io from the simulator)
+    Identity("front-proxy-client", "front-proxy-client"),
     Identity(
         "apiserver-kubelet-client", "kube-apiserver-kubelet-client", ("kubeadm:cluster-admins",)
     ),

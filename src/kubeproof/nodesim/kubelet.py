@@ -14,6 +14,7 @@ from lightkube.resources.core_v1 import Node, Pod
 from lightkube.types import PatchType, on_error_retry
 
 from kubeproof.nodesim import catalog as catalog_mod
+from kubeproof.nodesim import metrics
 from kubeproof.nodesim import nodes as node_mod
 from kubeproof.nodesim.events import Recorder
 from kubeproof.nodesim.pod import PodRuntime
@@ -65,6 +66,10 @@ class Kubelet:
         task = self.pods.get(uid)
         return task.runtime if task else None
 
+    def pods_on(self, node: str | None) -> list[PodRuntime]:
+        """Pod runtimes on one node, or on all of them."""
+        return [t.runtime for t in self.pods.values() if node is None or t.node == node]
+
     def find_pod(self, namespace: str, name: str) -> PodRuntime | None:
         for task in self.pods.values():
             rt = task.runtime
@@ -79,6 +84,7 @@ class Kubelet:
             await node_mod.register(
                 self.admin, self.clients[spec.name], spec, self.address, self.version
             )
+        await metrics.register(self.admin, self.address, node_mod.KUBELET_PORT)
         self.registered = True
         await asyncio.gather(world, self._leases(), self._watch_pods(), self._watch_nodes())
 

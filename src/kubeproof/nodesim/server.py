@@ -19,7 +19,7 @@ from pathlib import Path
 
 from aiohttp import web
 
-from kubeproof.nodesim import shell
+from kubeproof.nodesim import metrics, shell
 from kubeproof.nodesim.container import Container
 
 FOLLOW_POLL_SECONDS = 0.2
@@ -61,7 +61,80 @@ class KubeletServer:
         app.router.add_get("/containerLogs/{ns}/{pod}/{container}", self.logs)
         for path in ("/exec/{ns}/{pod}/{container}", "/exec/{ns}/{pod}/{uid}/{container}"):
             app.router.add_route("*", path, self.exec)
+        api = f"/apis/{metrics.GROUP}/{metrics.VERSION}"
+        app.router.add_get(api, self.metrics_discovery)
+        app.router.add_get(f"{api}/nodes", self.node_metrics)
+        app.router.add_get(f"{api}/nodes/{{name}}", self.node_metrics)
+        app.router.add_get(f"{api}/pods", self.pod_metrics)
+        app.router.add_get(f"{api}/namespaces/{{ns}}/pods", self.pod_metrics)
+        app.router.add_get(f"{api}/namespaces/{{ns}}/pods/{{name}}", self.pod_metrics)
         return app
+
+    # metrics.k8s.io -----------------------------------------------------------------
+
+    async def metrics_discovery(self, request: web.Request) -> web.Response:
+        return web.json_response(metrics.discovery())
+
+    def _not_found(self, kind: str, name: str) -> web.HTTPNotFound:
+        status = {
+            "kind": "Status",
+            "apiVersion": "v1",
+            "status": "Failure",
+            "message": f'{kind}.metrics.k8s.io "{name}" not found',
+            "reason": "NotFound",
+            "details": {"name": name, "group": metrics.GROUP, "kind": kind},
+            "code": 404,
+        }
+        return web.HTTPNotFound(text=json.dumps(status), content_type="application/json")
+
+    async def node_metrics(self, request: web.Request) -> web.Response:
+        kubelet = self.kubelet
+        selector = request.query.get("labelSelector", "")
+        items = [
+            metrics.node_metrics(name, kubelet.pods_on(name), kubelet.catalog)
+            for name, spec in kubelet.specs.items()
+            if metrics.matches(selector, spec.labels)
+        ]
+        if name := request.match_info.get("name"):
+            found = [i for i in items if i["metadata"]["name"] == name]
+            if not found:
+                raise self._not_found("nodes", name)
+            return web.json_response(found[0])
+        return web.json_response(
+            {
+                "kind": "NodeMetricsList",
+                "metadata": {},
+                "items": items,
+                "apiVersion": f"{metrics.GROUP}/{metrics.VERSION}",
+            }
+        )
+
+    async def pod_metrics(self, request: web.Request) -> web.Response:
+        ns, name = request.match_info.get("ns"), request.match_info.get("name")
+        selector = request.query.get("labelSelector", "")
+        items = []
+        for pod in self.kubelet.pods_on(None):
+            meta = pod.obj["metadata"]
+            if ns and meta["namespace"] != ns:
+                continue
+            if name and meta["name"] != name:
+                continue
+            if not metrics.matches(selector, meta.get("labels") or {}):
+                continue
+            if (entry := metrics.pod_metrics(pod, self.kubelet.catalog)) is not None:
+                items.append(entry)
+        if name:
+            if not items:
+                raise self._not_found("pods", name)
+            return web.json_response(items[0])
+        return web.json_response(
+            {
+                "kind": "PodMetricsList",
+                "metadata": {},
+                "items": items,
+                "apiVersion": f"{metrics.GROUP}/{metrics.VERSION}",
+            }
+        )
 
     async def start(self, address: str, port: int, cert: Path, key: Path) -> None:
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)

@@ -32,6 +32,14 @@ def component(ctx: Context) -> Component:
         "--kubelet-preferred-address-types=InternalIP",
         f"--kubelet-client-certificate={pki / 'apiserver-kubelet-client.crt'}",
         f"--kubelet-client-key={pki / 'apiserver-kubelet-client.key'}",
+        # aggregation layer, for metrics.k8s.io served by the node simulator
+        f"--requestheader-client-ca-file={pki / 'ca.crt'}",
+        "--requestheader-allowed-names=front-proxy-client",
+        "--requestheader-username-headers=X-Remote-User",
+        "--requestheader-group-headers=X-Remote-Group",
+        "--requestheader-extra-headers-prefix=X-Remote-Extra-",
+        f"--proxy-client-cert-file={pki / 'front-proxy-client.crt'}",
+        f"--proxy-client-key-file={pki / 'front-proxy-client.key'}",
         f"--audit-policy-file={layout.audit_policy}",
         f"--audit-log-path={layout.audit_log}",
         "--audit-log-mode=blocking",  # an event is on disk before the response is sent

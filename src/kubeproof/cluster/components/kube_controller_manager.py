@@ -34,6 +34,8 @@ def component(ctx: Context) -> Component:
         f"--cluster-signing-key-file={pki / 'ca.key'}",
         # notice node health changes within a second (new nodes lose their not-ready taint)
         "--node-monitor-period=1s",
+        # autoscaling reacts within seconds, as trials need
+        "--horizontal-pod-autoscaler-sync-period=5s",
     ]
     return Component(
         name="kube-controller-manager",
