@@ -396,3 +396,42 @@ spec:
     unknown = exec_("frobnicate")
     assert unknown.returncode == 126
     assert 'exec: "frobnicate": executable file not found in $PATH' in unknown.stderr
+
+
+def test_workload_api_calls_are_forbidden_until_rbac_allows_them(sim, ns):
+    sim.kubectl("create", "serviceaccount", "reporter", "-n", ns)
+    sim.kubectl("create", "deployment", "reporter", "--image=kubeproof/reporter:1.0", "-n", ns)
+    sim.kubectl(
+        "patch",
+        "deployment",
+        "reporter",
+        "-n",
+        ns,
+        "-p",
+        '{"spec":{"template":{"spec":{"serviceAccountName":"reporter"}}}}',
+    )
+    forbidden = (
+        f'User "system:serviceaccount:{ns}:reporter" cannot list resource "pods" '
+        f'in API group "" in the namespace "{ns}"'
+    )
+    wait_for(
+        lambda: (
+            forbidden in sim.kubectl("logs", "deployment/reporter", "-n", ns, check=False).stdout
+        ),
+        what="forbidden in logs",
+    )
+    stuck = sim.kubectl(
+        "rollout", "status", "deployment/reporter", "-n", ns, "--timeout=3s", check=False
+    )
+    assert stuck.returncode != 0
+    sim.kubectl("create", "role", "pod-reader", "--verb=list,watch", "--resource=pods", "-n", ns)
+    sim.kubectl(
+        "create",
+        "rolebinding",
+        "reporter",
+        "--role=pod-reader",
+        f"--serviceaccount={ns}:reporter",
+        "-n",
+        ns,
+    )
+    sim.kubectl("rollout", "status", "deployment/reporter", "-n", ns, "--timeout=30s", timeout=40)

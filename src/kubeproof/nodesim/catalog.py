@@ -53,6 +53,20 @@ class Requirement(_Model):
     exit_code: int = 1
 
 
+class ApiCall(_Model):
+    """A Kubernetes API request the workload makes with its pod's ServiceAccount. Checked
+    with a SubjectAccessReview against the real apiserver while the container runs; when
+    denied the process logs the apiserver's `forbidden` message and, per `on_denied`,
+    turns unready or exits."""
+
+    verb: str
+    resource: str
+    group: str = ""
+    subresource: str = ""
+    namespace: str | None = None  # None: the pod's namespace; "": cluster-wide
+    on_denied: str = Field("unready", pattern="^(unready|crash)$")
+
+
 class Batch(_Model):
     """A process that ends by itself: a Job's pod, an init container."""
 
@@ -70,6 +84,7 @@ class ImageModel(_Model):
     cpu: str = "5m"
     logs: Logs = Field(default_factory=Logs)
     requires: list[Requirement] = Field(default_factory=list)
+    api_calls: list[ApiCall] = Field(default_factory=list)
     batch: Batch | None = None  # None: runs until stopped
     shell: bool = False  # interprets `sh -c` commands such as sleep/exit/echo (busybox)
 

@@ -14,6 +14,7 @@ BACKOFF_CAP = 40.0
 PULL_SECONDS = 0.3
 ERR_IMAGE_PULL_SECONDS = 1.0  # how long ErrImagePull shows before ImagePullBackOff
 TERMINATED_SECONDS = 0.5  # how long a crashed container shows Terminated before back-off
+API_CHECK_SECONDS = 2.0  # how often a workload's API permissions are re-checked
 
 
 @dataclass
@@ -61,6 +62,11 @@ class Container:
     probe_state: dict = field(default_factory=dict)
     env: dict[str, str] = field(default_factory=dict)
     files: dict[str, str] = field(default_factory=dict)
+    # set by the kubelet from SubjectAccessReviews: the forbidden message, or None
+    denied: str | None = None
+    denied_mode: str = "unready"
+    api_checked_at: float = 0.0
+    _denied_logged: str | None = None
 
     @property
     def name(self) -> str:
@@ -192,6 +198,8 @@ class Container:
         self.started = "startupProbe" not in self.spec
         self.ready = False
         self.probe_state = {}
+        self.denied = self._denied_logged = None
+        self.api_checked_at = 0.0
         self.logs += [(now, line) for line in self.plan.logs]
         self.next_at = now + min(self.plan.runs_for, 0.05)
         return [
@@ -206,13 +214,23 @@ class Container:
         if now >= exit_at:
             self.logs += [(exit_at, line) for line in self.plan.exit_logs]
             return self._exit(exit_at, self.plan.exit_code, self.plan.reason)
+        if self.denied != self._denied_logged:
+            self._denied_logged = self.denied
+            if self.denied:
+                self.logs.append((now, self.denied))
+                if self.denied_mode == "crash":
+                    return self._exit(now, 1, "Error")
         events = self._probe(now, pod, model)
         if self.stage != "running":
             return events
+        if self.denied:
+            self.ready = False
         upcoming = [exit_at, *(s["next"] for s in self.probe_state.values())]
         serving_at = self.started_at + model.startup_seconds
         if now < serving_at:
             upcoming.append(serving_at)  # it starts answering then: ready without a probe
+        if model.api_calls:
+            upcoming.append(self.api_checked_at + API_CHECK_SECONDS)
         self.next_at = min(upcoming)
         return events
 

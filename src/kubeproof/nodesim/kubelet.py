@@ -13,9 +13,10 @@ from lightkube.config.kubeconfig import KubeConfig
 from lightkube.resources.core_v1 import Node, Pod
 from lightkube.types import PatchType, on_error_retry
 
+from kubeproof.nodesim import access, metrics
 from kubeproof.nodesim import catalog as catalog_mod
-from kubeproof.nodesim import metrics
 from kubeproof.nodesim import nodes as node_mod
+from kubeproof.nodesim.container import API_CHECK_SECONDS
 from kubeproof.nodesim.events import Recorder
 from kubeproof.nodesim.pod import PodRuntime
 from kubeproof.nodesim.profile import NodeSpec
@@ -160,6 +161,7 @@ class Kubelet:
                 if "deletionTimestamp" in rt.obj["metadata"]:
                     await self._terminate(task)
                     return
+                await self._check_api_access(rt)
                 now = time.time()
                 for event in rt.advance(now, self.world, self.catalog):
                     await recorder.record(rt.obj, event)
@@ -172,6 +174,24 @@ class Kubelet:
             raise
         except Exception:  # one pod's failure must not stop the node
             log.exception("pod %s/%s", rt.namespace, rt.name)
+
+    async def _check_api_access(self, rt: PodRuntime) -> None:
+        """SubjectAccessReviews for the API calls running workloads make."""
+        now = time.time()
+        for container in rt.app:
+            model = self.catalog.resolve(container.image)[2]
+            if container.stage != "running" or not model or not model.api_calls:
+                continue
+            if now - container.api_checked_at < API_CHECK_SECONDS:
+                continue
+            container.api_checked_at = now
+            container.denied = None
+            for call in model.api_calls:
+                allowed = await access.allowed(self.admin, rt.obj, call)
+                if not allowed:
+                    container.denied = access.forbidden_message(rt.obj, call)
+                    container.denied_mode = call.on_denied
+                    break
 
     async def _write_status(self, client: AsyncClient, rt: PodRuntime, status: dict) -> None:
         try:
