@@ -161,3 +161,62 @@ def test_memory_pressure_taints_the_node(sim):
             timeout=30,
             what="node-2 healthy again",
         )
+
+
+def test_node_profile_sets_labels_taints_zones_and_extended_resources(binaries_built, tmp_path):
+    from kubeproof.cluster import EmbeddedCluster
+    from kubeproof.nodesim.profile import load
+
+    path = tmp_path / "nodes.yaml"
+    path.write_text("""
+nodes:
+  - {name: worker, count: 2, zone: zone-a, labels: {disktype: ssd}}
+  - name: gpu
+    zone: zone-b
+    taints: [{key: nvidia.com/gpu, value: "true", effect: NoSchedule}]
+    capacity: {cpu: "8", memory: 32Gi, nvidia.com/gpu: "2"}
+""")
+    with EmbeddedCluster(nodes=load(path)) as cluster:
+        nodes = {
+            n["metadata"]["name"]: n
+            for n in json.loads(cluster.kubectl("get", "nodes", "-o", "json").stdout)["items"]
+        }
+        assert sorted(nodes) == ["gpu", "worker-1", "worker-2"]
+        assert nodes["worker-1"]["metadata"]["labels"]["disktype"] == "ssd"
+        assert nodes["gpu"]["metadata"]["labels"]["topology.kubernetes.io/zone"] == "zone-b"
+        assert nodes["gpu"]["status"]["allocatable"]["nvidia.com/gpu"] == "2"
+        assert nodes["gpu"]["status"]["allocatable"]["cpu"] == "7900m"
+        assert {"key": "nvidia.com/gpu", "value": "true", "effect": "NoSchedule"} in (
+            nodes["gpu"]["spec"]["taints"]
+        )
+        cluster.kubectl(
+            "apply",
+            "-f",
+            "-",
+            input="""
+apiVersion: v1
+kind: Pod
+metadata: {name: train, namespace: default}
+spec:
+  tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]
+  containers:
+  - name: c
+    image: busybox:1.36
+    command: [sleep, infinity]
+    resources: {limits: {nvidia.com/gpu: "1"}}
+""",
+        )
+        wait_for(
+            lambda: get(cluster, "pod", "train", "default")["spec"].get("nodeName") == "gpu",
+            what="the GPU pod on the GPU node",
+        )
+
+
+def test_bad_node_profile_names_the_file_and_field(tmp_path):
+    from kubeproof.errors import KubeproofError
+    from kubeproof.nodesim.profile import load
+
+    path = tmp_path / "nodes.yaml"
+    path.write_text("nodes:\n  - {name: w, count: 0}\n")
+    with pytest.raises(KubeproofError, match=r"nodes\.yaml: nodes\.0\.count"):
+        load(path)
