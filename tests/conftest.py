@@ -60,3 +60,23 @@ def run_cli(*args: str, check: bool = False, timeout: float = 180) -> subprocess
         timeout=timeout,
         env=os.environ.copy(),
     )
+
+
+@pytest.fixture(scope="module")
+def sim(binaries_built):
+    """A warm cluster with two simulated nodes."""
+    from kubeproof.cluster import EmbeddedCluster
+
+    with EmbeddedCluster(nodes=2) as cluster:
+        yield cluster
+
+
+@pytest.fixture
+def ns(sim, request):
+    """A fresh namespace per test, named after it."""
+    import re
+
+    name = re.sub(r"[^a-z0-9-]+", "-", request.node.name.lower())[:50].strip("-")
+    sim.kubectl("create", "namespace", name)
+    yield name
+    sim.kubectl("delete", "namespace", name, "--wait=false", check=False)

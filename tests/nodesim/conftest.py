@@ -1,25 +1,6 @@
 import json
 
-import pytest
-
-from kubeproof.cluster import EmbeddedCluster
 from tests.conftest import wait_for
-
-
-@pytest.fixture(scope="module")
-def sim(binaries_built):
-    """A warm cluster with two simulated nodes."""
-    with EmbeddedCluster(nodes=2) as cluster:
-        yield cluster
-
-
-@pytest.fixture
-def ns(sim, request):
-    """A fresh namespace per test, named after it."""
-    name = request.node.name.replace("_", "-").lower()[:50].strip("-")
-    sim.kubectl("create", "namespace", name)
-    yield name
-    sim.kubectl("delete", "namespace", name, "--wait=false", check=False)
 
 
 def get(sim, kind: str, name: str, ns: str) -> dict:

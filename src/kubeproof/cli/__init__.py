@@ -1,7 +1,8 @@
 """The `kubeproof` command.
 
 Exit codes: 0 success, 1 an error the message explains, 2 bad usage, 4 a cluster that is
-not healthy (`cluster status`), 130 interrupted.
+not healthy (`cluster status`), 3 unreachable or not as intended (`net`),
+130 interrupted.
 """
 
 import sys
@@ -9,7 +10,7 @@ import sys
 import typer
 
 from kubeproof import __version__
-from kubeproof.cli import cluster, setup
+from kubeproof.cli import cluster, net, setup
 from kubeproof.cli.output import err
 from kubeproof.errors import KubeproofError
 
@@ -22,6 +23,7 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 app.add_typer(cluster.app, name="cluster")
+app.add_typer(net.app, name="net")
 app.command("setup")(setup.setup)
 app.command("version")(setup.version)
 
