@@ -108,7 +108,37 @@ def test_unknown_repository_reports_pull_access_denied(sim, ns):
     assert "pull access denied, repository does not exist" in state["state"]["waiting"]["message"]
 
 
+def _database(sim, ns: str) -> None:
+    """postgres behind a Service called db, for web-api's DATABASE_URL."""
+    apply(
+        sim,
+        """
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: db}
+spec:
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      containers:
+      - name: postgres
+        image: postgres:16
+        env: [{name: POSTGRES_PASSWORD, value: secret}]
+        ports: [{containerPort: 5432, name: pg}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: db}
+spec: {selector: {app: db}, ports: [{port: 5432, targetPort: pg}]}
+""",
+        ns,
+    )
+    sim.kubectl("rollout", "status", "deployment/db", "-n", ns, "--timeout=30s", timeout=40)
+
+
 def test_missing_secret_and_key_are_create_container_config_errors(sim, ns):
+    _database(sim, ns)
     apply(
         sim,
         """
@@ -435,3 +465,97 @@ def test_workload_api_calls_are_forbidden_until_rbac_allows_them(sim, ns):
         ns,
     )
     sim.kubectl("rollout", "status", "deployment/reporter", "-n", ns, "--timeout=30s", timeout=40)
+
+
+def test_unreachable_dependency_shows_as_the_app_would_and_recovers(sim, ns):
+    apply(
+        sim,
+        """
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: api}
+spec:
+  selector: {matchLabels: {app: api}}
+  template:
+    metadata: {labels: {app: api}}
+    spec:
+      containers:
+      - name: api
+        image: kubeproof/web-api:1.1
+        env: [{name: DATABASE_URL, value: "postgres://db:5432/shop"}]
+""",
+        ns,
+    )
+
+    def logs():
+        return sim.kubectl("logs", "deployment/api", "-n", ns, check=False).stdout
+
+    wait_for(
+        lambda: "dial tcp: lookup db on 10.96.0.10:53: no such host" in logs(),
+        what="no such host while the Service is missing",
+    )
+    # a Service whose targetPort names a port the pods do not have: no endpoints
+    apply(
+        sim,
+        """
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: db}
+spec:
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      containers:
+      - name: postgres
+        image: postgres:16
+        env: [{name: POSTGRES_PASSWORD, value: secret}]
+        ports: [{containerPort: 5432, name: pg}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: db}
+spec: {selector: {app: db}, ports: [{port: 5432, targetPort: postgres}]}
+""",
+        ns,
+    )
+    wait_for(
+        lambda: "dial tcp db:5432: connect: connection refused" in logs(),
+        timeout=40,
+        what="connection refused while the Service has no endpoints",
+    )
+    stuck = sim.kubectl(
+        "rollout", "status", "deployment/api", "-n", ns, "--timeout=2s", check=False
+    )
+    assert stuck.returncode != 0
+    sim.kubectl(
+        "patch",
+        "service",
+        "db",
+        "-n",
+        ns,
+        "--type=json",
+        "-p",
+        '[{"op":"replace","path":"/spec/ports/0/targetPort","value":"pg"}]',
+    )
+    sim.kubectl("rollout", "status", "deployment/api", "-n", ns, "--timeout=30s", timeout=40)
+    # now a NetworkPolicy that isolates the database
+    apply(
+        sim,
+        """
+apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata: {name: db-lockdown}
+spec: {podSelector: {matchLabels: {app: db}}, policyTypes: [Ingress]}
+""",
+        ns,
+    )
+    wait_for(
+        lambda: "dial tcp db:5432: i/o timeout" in logs(),
+        timeout=30,
+        what="i/o timeout once the policy isolates the database",
+    )
+    wait_for(
+        lambda: not get(sim, "deployment", "api", ns)["status"].get("readyReplicas"),
+        what="api unready",
+    )

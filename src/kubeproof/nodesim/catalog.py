@@ -67,6 +67,19 @@ class ApiCall(_Model):
     on_denied: str = Field("unready", pattern="^(unready|crash)$")
 
 
+class Dependency(_Model):
+    """An upstream the process connects to, read from an env var (`postgres://db:5432/x`,
+    `db:5432`, `http://api`) or a mounted file holding such a URL. Checked through netsim
+    (DNS, Service, endpoints, NetworkPolicy) while the container runs; unreachable, the
+    process logs what a client library would and, per `on_failure`, turns unready or
+    exits."""
+
+    env: str | None = None
+    file: str | None = None
+    port: int = 80  # when the URL names none
+    on_failure: str = Field("unready", pattern="^(unready|crash)$")
+
+
 class Batch(_Model):
     """A process that ends by itself: a Job's pod, an init container."""
 
@@ -85,6 +98,7 @@ class ImageModel(_Model):
     logs: Logs = Field(default_factory=Logs)
     requires: list[Requirement] = Field(default_factory=list)
     api_calls: list[ApiCall] = Field(default_factory=list)
+    dependencies: list[Dependency] = Field(default_factory=list)
     batch: Batch | None = None  # None: runs until stopped
     shell: bool = False  # interprets `sh -c` commands such as sleep/exit/echo (busybox)
 

@@ -62,11 +62,12 @@ class Container:
     probe_state: dict = field(default_factory=dict)
     env: dict[str, str] = field(default_factory=dict)
     files: dict[str, str] = field(default_factory=dict)
-    # set by the kubelet from SubjectAccessReviews: the forbidden message, or None
-    denied: str | None = None
-    denied_mode: str = "unready"
+    # set by the kubelet when an API call is forbidden or a dependency unreachable: the
+    # line the process logs about it (None: all is well)
+    failing: str | None = None
+    failing_mode: str = "unready"
     api_checked_at: float = 0.0
-    _denied_logged: str | None = None
+    _failing_logged: str | None = None
 
     @property
     def name(self) -> str:
@@ -198,7 +199,7 @@ class Container:
         self.started = "startupProbe" not in self.spec
         self.ready = False
         self.probe_state = {}
-        self.denied = self._denied_logged = None
+        self.failing = self._failing_logged = None
         self.api_checked_at = 0.0
         self.logs += [(now, line) for line in self.plan.logs]
         self.next_at = now + min(self.plan.runs_for, 0.05)
@@ -214,22 +215,22 @@ class Container:
         if now >= exit_at:
             self.logs += [(exit_at, line) for line in self.plan.exit_logs]
             return self._exit(exit_at, self.plan.exit_code, self.plan.reason)
-        if self.denied != self._denied_logged:
-            self._denied_logged = self.denied
-            if self.denied:
-                self.logs.append((now, self.denied))
-                if self.denied_mode == "crash":
+        if self.failing != self._failing_logged:
+            self._failing_logged = self.failing
+            if self.failing:
+                self.logs.append((now, self.failing))
+                if self.failing_mode == "crash":
                     return self._exit(now, 1, "Error")
         events = self._probe(now, pod, model)
         if self.stage != "running":
             return events
-        if self.denied:
+        if self.failing:
             self.ready = False
         upcoming = [exit_at, *(s["next"] for s in self.probe_state.values())]
         serving_at = self.started_at + model.startup_seconds
         if now < serving_at:
             upcoming.append(serving_at)  # it starts answering then: ready without a probe
-        if model.api_calls:
+        if model.api_calls or model.dependencies:
             upcoming.append(self.api_checked_at + API_CHECK_SECONDS)
         self.next_at = min(upcoming)
         return events

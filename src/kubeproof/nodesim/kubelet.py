@@ -13,7 +13,10 @@ from lightkube.config.kubeconfig import KubeConfig
 from lightkube.resources.core_v1 import Node, Pod
 from lightkube.types import PatchType, on_error_retry
 
-from kubeproof.nodesim import access, metrics
+from kubeproof.netsim import Network
+from kubeproof.netsim.connect import declared_or_unknown
+from kubeproof.netsim.objects import Pod as NetPod
+from kubeproof.nodesim import access, dependencies, metrics
 from kubeproof.nodesim import catalog as catalog_mod
 from kubeproof.nodesim import nodes as node_mod
 from kubeproof.nodesim.container import API_CHECK_SECONDS
@@ -121,6 +124,7 @@ class Kubelet:
     async def _watch_pods(self) -> None:
         async for op, obj in self.admin.watch(Pod, namespace=ALL_NS, on_error=on_error_retry):
             pod = obj.to_dict()
+            self.world.store_pod(op, pod)
             node = pod["spec"].get("nodeName")
             if node not in self.specs:
                 continue
@@ -176,22 +180,56 @@ class Kubelet:
             log.exception("pod %s/%s", rt.namespace, rt.name)
 
     async def _check_api_access(self, rt: PodRuntime) -> None:
-        """SubjectAccessReviews for the API calls running workloads make."""
+        """SubjectAccessReviews for the API calls running workloads make, and netsim for
+        the upstreams they depend on."""
         now = time.time()
         for container in rt.app:
             model = self.catalog.resolve(container.image)[2]
-            if container.stage != "running" or not model or not model.api_calls:
+            if container.stage != "running" or not model:
+                continue
+            if not (model.api_calls or model.dependencies):
                 continue
             if now - container.api_checked_at < API_CHECK_SECONDS:
                 continue
             container.api_checked_at = now
-            container.denied = None
+            container.failing = None
+            if model.dependencies:
+                self._check_dependencies(rt, container, model)
+                if container.failing:
+                    continue
             for call in model.api_calls:
                 allowed = await access.allowed(self.admin, rt.obj, call)
                 if not allowed:
-                    container.denied = access.forbidden_message(rt.obj, call)
-                    container.denied_mode = call.on_denied
+                    container.failing = access.forbidden_message(rt.obj, call)
+                    container.failing_mode = call.on_denied
                     break
+
+    def _check_dependencies(self, rt: PodRuntime, container, model) -> None:
+        net = Network.from_objects(self.world.network_objects(), listening=self._listens)
+        me = NetPod(rt.obj | {"status": (rt.obj.get("status") or {}) | {"podIP": rt.ip}})
+        for dep in model.dependencies:
+            where = dependencies.target(dep, container.env, container.files)
+            if where is None:
+                continue  # an unset URL is a `requires` matter, not a network one
+            problem = dependencies.failure(net, me, where)
+            if problem:
+                container.failing, container.failing_mode = problem, dep.on_failure
+                return
+
+    def _listens(self, pod: NetPod, port: int, protocol: str) -> bool:
+        """A destination listens when its model serves the port and it has started."""
+        rt = self.find_pod(pod.namespace, pod.name)
+        if rt is None:
+            return declared_or_unknown(pod, port, protocol)
+        now = time.time()
+        for container in rt.app:
+            model = self.catalog.resolve(container.image)[2]
+            if container.stage != "running" or model is None:
+                continue
+            serving = now >= (container.started_at or now) + model.startup_seconds
+            if serving and any(p.container_port == port for p in model.ports):
+                return True
+        return False
 
     async def _write_status(self, client: AsyncClient, rt: PodRuntime, status: dict) -> None:
         try:

@@ -1,11 +1,22 @@
-"""The simulator's view of the objects pods depend on (Secrets, ConfigMaps), kept current by
-watches; every change wakes the pods that wait on configuration."""
+"""The simulator's view of the objects pods depend on — Secrets and ConfigMaps for their
+configuration, Services, EndpointSlices, Namespaces, NetworkPolicies and pods for their
+network — kept current by watches; every change wakes the pods that wait on them."""
 
 import asyncio
 
 from lightkube import ALL_NS, AsyncClient
-from lightkube.resources.core_v1 import ConfigMap, Secret
+from lightkube.resources.core_v1 import ConfigMap, Namespace, Secret, Service
+from lightkube.resources.discovery_v1 import EndpointSlice
+from lightkube.resources.networking_v1 import NetworkPolicy
 from lightkube.types import on_error_retry
+
+# what netsim needs besides pods, which the kubelet's own pod watch supplies
+NETWORK_KINDS = {
+    "Service": Service,
+    "EndpointSlice": EndpointSlice,
+    "Namespace": Namespace,
+    "NetworkPolicy": NetworkPolicy,
+}
 
 
 class WorldCache:
@@ -13,7 +24,7 @@ class WorldCache:
         self._objects: dict[tuple[str, str, str], dict] = {}
         self.changed = asyncio.Event()
         self.synced = asyncio.Event()
-        self._pending = 2
+        self._pending = 2 + len(NETWORK_KINDS)
 
     def secret(self, namespace: str, name: str) -> dict | None:
         return self._objects.get(("Secret", namespace, name))
@@ -23,24 +34,38 @@ class WorldCache:
 
     async def run(self, client: AsyncClient) -> None:
         await asyncio.gather(
-            self._watch(client, Secret, "Secret"), self._watch(client, ConfigMap, "ConfigMap")
+            self._watch(client, Secret, "Secret"),
+            self._watch(client, ConfigMap, "ConfigMap"),
+            *(self._watch(client, resource, kind) for kind, resource in NETWORK_KINDS.items()),
         )
+
+    def store_pod(self, op: str, pod: dict) -> None:
+        self._store(op, "Pod", pod)
+
+    def network_objects(self) -> list[dict]:
+        """Pods, Services, EndpointSlices, Namespaces and NetworkPolicies, for netsim."""
+        return [
+            {"kind": kind, **obj}
+            for (kind, _, _), obj in self._objects.items()
+            if kind not in ("Secret", "ConfigMap")
+        ]
 
     async def _watch(self, client: AsyncClient, resource, kind: str) -> None:
         # list first so pods never see a Secret as missing that merely was not read yet
-        async for obj in client.list(resource, namespace=ALL_NS):
+        scope = {} if kind == "Namespace" else {"namespace": ALL_NS}
+        async for obj in client.list(resource, **scope):
             self._store("ADDED", kind, obj.to_dict())
         self._pending -= 1
         if self._pending == 0:
             self.synced.set()
-        async for op, obj in client.watch(resource, namespace=ALL_NS, on_error=on_error_retry):
+        async for op, obj in client.watch(resource, on_error=on_error_retry, **scope):
             self._store(op, kind, obj.to_dict())
             # wake everyone waiting now; later waiters wait for the next change
             woken, self.changed = self.changed, asyncio.Event()
             woken.set()
 
     def _store(self, op: str, kind: str, obj: dict) -> None:
-        key = (kind, obj["metadata"]["namespace"], obj["metadata"]["name"])
+        key = (kind, obj["metadata"].get("namespace", ""), obj["metadata"]["name"])
         if op == "DELETED":
             self._objects.pop(key, None)
         else:
