@@ -559,3 +559,47 @@ spec: {podSelector: {matchLabels: {app: db}}, policyTypes: [Ingress]}
         lambda: not get(sim, "deployment", "api", ns)["status"].get("readyReplicas"),
         what="api unready",
     )
+
+
+def test_exec_network_tools_answer_through_netsim(sim, ns):
+    sim.kubectl("run", "client", "--image=busybox:1.36", "-n", ns, "--", "sleep", "infinity")
+    sim.kubectl("create", "deployment", "web", "--image=nginx:1.27", "-n", ns)
+    sim.kubectl("expose", "deployment", "web", "--port=80", "-n", ns)
+    sim.kubectl("rollout", "status", "deployment/web", "-n", ns, "--timeout=30s", timeout=40)
+    sim.kubectl(
+        "wait", "--for=condition=Ready", "pod/client", "-n", ns, "--timeout=30s", timeout=40
+    )
+
+    def exec_(*argv):
+        return sim.kubectl("exec", "client", "-n", ns, "--", *argv, check=False)
+
+    def web_has_endpoints():
+        return exec_("wget", "-qO-", "http://web").returncode == 0
+
+    wait_for(web_has_endpoints, what="web reachable from the client")
+    assert exec_("wget", "-qO-", "http://web").stdout == "ok\n"
+    missing = exec_("wget", "-qO-", "http://nope:8080/")
+    assert missing.returncode == 1 and "wget: bad address 'nope:8080'" in missing.stderr
+    refused = exec_("curl", "-s", "http://web:8080/")
+    assert refused.returncode == 28  # the Service has no port 8080: the packet goes nowhere
+    lookup = exec_("nslookup", "kubernetes.default")
+    assert lookup.returncode == 0 and "Address: 10.96.0.1" in lookup.stdout
+    nxdomain = exec_("nslookup", "nope")
+    assert nxdomain.returncode == 1 and "NXDOMAIN" in nxdomain.stdout
+    sim.kubectl(
+        "apply",
+        "-n",
+        ns,
+        "-f",
+        "-",
+        input="""
+apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata: {name: web-lockdown}
+spec: {podSelector: {matchLabels: {app: web}}, policyTypes: [Ingress]}
+""",
+    )
+    wait_for(
+        lambda: exec_("nc", "-z", "web", "80").returncode == 1,
+        what="nc failing once web is isolated",
+    )

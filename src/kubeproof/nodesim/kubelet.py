@@ -15,8 +15,10 @@ from lightkube.types import PatchType, on_error_retry
 
 from kubeproof.netsim import Network
 from kubeproof.netsim.connect import declared_or_unknown
+from kubeproof.netsim.dns import resolve
+from kubeproof.netsim.objects import DNS_SERVICE_IP
 from kubeproof.netsim.objects import Pod as NetPod
-from kubeproof.nodesim import access, dependencies, metrics
+from kubeproof.nodesim import access, dependencies, metrics, shell
 from kubeproof.nodesim import catalog as catalog_mod
 from kubeproof.nodesim import nodes as node_mod
 from kubeproof.nodesim.container import API_CHECK_SECONDS
@@ -205,8 +207,7 @@ class Kubelet:
                     break
 
     def _check_dependencies(self, rt: PodRuntime, container, model) -> None:
-        net = Network.from_objects(self.world.network_objects(), listening=self._listens)
-        me = NetPod(rt.obj | {"status": (rt.obj.get("status") or {}) | {"podIP": rt.ip}})
+        net, me = self._network_view(rt)
         for dep in model.dependencies:
             where = dependencies.target(dep, container.env, container.files)
             if where is None:
@@ -215,6 +216,27 @@ class Kubelet:
             if problem:
                 container.failing, container.failing_mode = problem, dep.on_failure
                 return
+
+    def _network_view(self, rt: PodRuntime) -> tuple[Network, NetPod]:
+        net = Network.from_objects(self.world.network_objects(), listening=self._listens)
+        me = NetPod(rt.obj | {"status": (rt.obj.get("status") or {}) | {"podIP": rt.ip}})
+        return net, me
+
+    def exec_network(self, rt: PodRuntime) -> shell.Net:
+        """netsim as `kubectl exec … wget|curl|nc|nslookup` in this pod sees it."""
+        net, me = self._network_view(rt)
+
+        def connect(where: str) -> str | None:
+            verdict = net.connect(me, where)
+            return None if verdict.allowed else verdict.code
+
+        def lookup(name: str) -> list[str] | None:
+            if not net.connect(me, f"{DNS_SERVICE_IP}:53/UDP").allowed:
+                return None
+            answer = resolve(net.objects, name, me.namespace)
+            return None if answer.kind in ("nxdomain", "external") else answer.ips
+
+        return shell.Net(connect, lookup)
 
     def _listens(self, pod: NetPod, port: int, protocol: str) -> bool:
         """A destination listens when its model serves the port and it has started."""

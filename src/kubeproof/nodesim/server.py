@@ -214,7 +214,7 @@ class KubeletServer:
             )
         await ws.prepare(request)
         argv = request.query.getall("command", [])
-        result = shell.run(argv, container, pod.name)
+        result = shell.run(argv, container, pod.name, self.kubelet.exec_network(pod))
         if result.stdout and request.query.get("output", request.query.get("stdout")) != "0":
             await ws.send_bytes(bytes([STDOUT]) + result.stdout.encode())
         if result.stderr:

@@ -2,7 +2,9 @@
 simulated container (its environment, its mounted files), with real exit codes."""
 
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from kubeproof.nodesim.container import Container
 
@@ -20,6 +22,14 @@ class Result:
 NETWORK = {"wget", "curl", "nc", "nslookup", "dig", "ping", "telnet"}
 
 
+@dataclass
+class Net:
+    """What exec's network tools ask of netsim, as seen from the pod."""
+
+    connect: Callable[[str], str | None]  # host:port -> None, or a netsim verdict code
+    lookup: Callable[[str], list[str] | None]  # name -> addresses, None for NXDOMAIN
+
+
 def environment(container: Container, pod_name: str) -> dict[str, str]:
     base = {
         "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
@@ -32,15 +42,15 @@ def environment(container: Container, pod_name: str) -> dict[str, str]:
     return base | container.env
 
 
-def run(argv: list[str], container: Container, pod_name: str) -> Result:
+def run(argv: list[str], container: Container, pod_name: str, net: Net | None = None) -> Result:
     if not argv:
         return Result(stderr="error: you must specify at least one command\n", code=1)
     if argv[0] in ("sh", "bash", "/bin/sh", "/bin/bash") and len(argv) >= 3 and argv[1] == "-c":
-        return _script(argv[2], container, pod_name)
-    return _command(argv, container, pod_name)
+        return _script(argv[2], container, pod_name, net)
+    return _command(argv, container, pod_name, net)
 
 
-def _script(text: str, container: Container, pod_name: str) -> Result:
+def _script(text: str, container: Container, pod_name: str, net: Net | None) -> Result:
     result = Result()
     for part in text.split("&&"):
         for statement in part.split(";"):
@@ -49,13 +59,13 @@ def _script(text: str, container: Container, pod_name: str) -> Result:
             except ValueError as exc:
                 return result + Result(stderr=f"sh: syntax error: {exc}\n", code=2)
             if words:
-                result = result + _command(words, container, pod_name)
+                result = result + _command(words, container, pod_name, net)
         if result.code != 0:
             break
     return result
 
 
-def _command(argv: list[str], container: Container, pod_name: str) -> Result:
+def _command(argv: list[str], container: Container, pod_name: str, net: Net | None) -> Result:
     name, args = argv[0].rsplit("/", 1)[-1], argv[1:]
     files = container.files
     if name in ("env", "printenv"):
@@ -101,9 +111,72 @@ def _command(argv: list[str], container: Container, pod_name: str) -> Result:
             code=0 if path in files or any(p.startswith(path + "/") for p in files) else 1
         )
     if name in NETWORK:
-        return Result(stderr=f"{name}: network access from exec is not simulated yet\n", code=1)
+        if net is None:
+            return Result(stderr=f"{name}: network unavailable\n", code=1)
+        return _network(name, args, net)
     return Result(
         stderr=f"OCI runtime exec failed: exec failed: unable to start container process: "
         f'exec: "{argv[0]}": executable file not found in $PATH: unknown\n',
         code=126,
     )
+
+
+def _url_target(url: str) -> tuple[str, str]:
+    """(host, host:port) of a URL or host[:port] as wget and curl take them."""
+    parts = urlsplit(url if "://" in url else f"http://{url}")
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    return parts.hostname or "", f"{parts.hostname}:{port}"
+
+
+def _network(name: str, args: list[str], net: Net) -> Result:
+    operands = [a for a in args if not a.startswith("-")]
+    if name in ("nslookup", "dig"):
+        if not operands:
+            return Result(stderr=f"usage: {name} NAME\n", code=1)
+        host = operands[0]
+        answer = net.lookup(host)
+        head = "Server:\t\t10.96.0.10\nAddress:\t10.96.0.10:53\n\n"
+        if answer is None:
+            return Result(head + f"** server can't find {host}: NXDOMAIN\n", code=1)
+        return Result(head + "".join(f"Name:\t{host}\nAddress: {ip}\n" for ip in answer))
+    if name in ("nc", "telnet"):
+        if len(operands) < 2:
+            return Result(stderr=f"usage: {name} HOST PORT\n", code=1)
+        host, where = operands[0], f"{operands[0]}:{operands[1]}"
+        code = net.connect(where)
+        if code is None:
+            return Result(stderr=f"{host} ({operands[1]}) open\n" if "-v" in " ".join(args) else "")
+        if code == "nxdomain":
+            return Result(stderr=f"nc: bad address '{host}'\n", code=1)
+        return Result(code=1)
+    if name == "ping":
+        return Result(stderr="ping: permission denied (are you root?)\n", code=1)
+    urls = [a for a in operands if a not in ("O-", "-")]
+    if not urls:
+        return Result(stderr=f"{name}: missing URL\n", code=1)
+    host, where = _url_target(urls[-1])
+    code = net.connect(where)
+    if name == "curl":
+        if code is None:
+            return Result("ok\n")
+        if code in ("nxdomain", "dns-blocked"):
+            return Result(stderr=f"curl: (6) Could not resolve host: {host}\n", code=6)
+        if code in ("no-endpoints", "not-listening"):
+            port = where.rsplit(":", 1)[1]
+            return Result(
+                stderr=f"curl: (7) Failed to connect to {host} port {port} after 0 ms: "
+                "Couldn't connect to server\n",
+                code=7,
+            )
+        return Result(stderr="curl: (28) Connection timed out after 5001 milliseconds\n", code=28)
+    if code is None:
+        return Result("ok\n", f"Connecting to {where}\n")
+    if code in ("nxdomain", "dns-blocked"):
+        return Result(stderr=f"wget: bad address '{where}'\n", code=1)
+    if code in ("no-endpoints", "not-listening"):
+        return Result(
+            stderr=f"Connecting to {where}\nwget: can't connect to remote host: "
+            "Connection refused\n",
+            code=1,
+        )
+    return Result(stderr=f"Connecting to {where}\nwget: download timed out\n", code=1)
