@@ -31,6 +31,8 @@ test: setup lint
 
 bench: setup
 	$(BIN)/python benchmarks/cluster_start.py
+	$(BIN)/python benchmarks/nodesim.py
+	$(BIN)/python benchmarks/netsim.py
 
 clean:
 	$(BIN)/kubeproof cluster down --all || true

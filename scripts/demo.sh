@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The main job, for now: start an embedded cluster, use it with stock kubectl, stop it.
+# The main job, for now: start an embedded cluster with a simulated node, use it with
+# stock kubectl (rollout, logs, exec, top, a broken image), ask netsim, stop it.
 set -euo pipefail
 
 bin_dir=$(kubeproof version -o json | python3 -c 'import json,sys; print(json.load(sys.stdin)["binDir"])')
@@ -16,14 +17,28 @@ echo "== kubectl version"
 "$kubectl" version
 echo "== namespaces"
 "$kubectl" get namespaces
-echo "== a Deployment gets a ReplicaSet from the controller manager"
+echo "== nodes (simulated kubelets)"
+"$kubectl" get nodes -o wide
+echo "== a Deployment rolls out on the simulated node"
 "$kubectl" create deployment web --image=nginx:1.27 --replicas=2
-for _ in $(seq 1 50); do
-  "$kubectl" get replicasets -l app=web -o name | grep -q replicaset && break
+"$kubectl" rollout status deployment/web --timeout=60s
+"$kubectl" expose deployment web --port=80
+"$kubectl" get deployments,replicasets,pods,endpointslices -o wide
+echo "== logs, exec and metrics through the simulated kubelet"
+"$kubectl" logs deployment/web
+"$kubectl" run client --image=busybox:1.36 -- sleep infinity
+"$kubectl" wait --for=condition=Ready pod/client --timeout=60s
+"$kubectl" exec client -- nslookup web
+for _ in $(seq 1 25); do
+  "$kubectl" exec client -- wget -qO- http://web && break
   sleep 0.2
 done
-"$kubectl" get deployments,replicasets,pods -o wide
-echo "(pods stay Pending until the node simulator lands)"
+"$kubectl" top pods || true
+echo "== a broken image, as a kubelet shows it"
+"$kubectl" create deployment broken --image=nginx:1.99
+sleep 3
+"$kubectl" get pods -l app=broken
+kubeproof net check --cluster "$name" --from default/client --to web:80
 echo "== what the audit log recorded for the create"
 kubeproof cluster logs "$name" audit | grep '"verb":"create"' | grep '"deployments"' | head -n 1 | cut -c1-300
 echo

@@ -59,7 +59,7 @@ def check(
         "endpoints": verdict.endpoints,
     }
     if not emit(data, output):
-        console.print(verdict.explain(), highlight=False)
+        console.print(verdict.explain(), highlight=False, soft_wrap=True)
     if not verdict.allowed:
         raise typer.Exit(DENIED)
 

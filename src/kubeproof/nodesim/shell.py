@@ -170,7 +170,7 @@ def _network(name: str, args: list[str], net: Net) -> Result:
             )
         return Result(stderr="curl: (28) Connection timed out after 5001 milliseconds\n", code=28)
     if code is None:
-        return Result("ok\n", f"Connecting to {where}\n")
+        return Result("ok\n")
     if code in ("nxdomain", "dns-blocked"):
         return Result(stderr=f"wget: bad address '{where}'\n", code=1)
     if code in ("no-endpoints", "not-listening"):
