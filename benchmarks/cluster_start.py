@@ -9,7 +9,6 @@ of each figure to its budget (docs: ARCHITECTURE.md "Performance budgets"), and 
 """
 
 import argparse
-import json
 import os
 import statistics
 import sys
@@ -20,6 +19,8 @@ from concurrent.futures import ThreadPoolExecutor
 import psutil
 from rich.console import Console
 from rich.table import Table
+
+from report import publish
 
 BUDGETS = {
     "cold_start_s": 6.0,
@@ -196,12 +197,7 @@ def main() -> int:
     table.add_row("idle cluster USS (MB), one running", str(memory["cluster_uss_mb"]), "", "")
     table.add_row(f"{args.clusters} clusters sequential (s)", str(parallel["sequential_s"]), "", "")
     table.add_row(f"{args.clusters} clusters concurrent (s)", str(parallel["concurrent_s"]), "", "")
-    Console().print(table)
-    text = json.dumps(result, indent=2)
-    print(text)
-    if args.json:
-        with open(args.json, "w") as fh:
-            fh.write(text + "\n")
+    publish(table, result, args.json)
     return 0 if parallel["all_healthy"] else 1
 
 

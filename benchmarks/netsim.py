@@ -5,17 +5,16 @@ NetworkPolicies (target: under 1 s), measured beside the same matrix with no pol
 """
 
 import argparse
-import json
 import random
 import statistics
 import sys
 import time
 
-from rich.console import Console
 from rich.table import Table
 
 from kubeproof.netsim import Network
 from kubeproof.netsim import matrix as mx
+from report import publish
 
 
 def world(pods: int, services: int, policies: int, seed: int = 7) -> list[dict]:
@@ -150,12 +149,7 @@ def main() -> int:
     table.add_row(
         "no policies", str(without["cells"]), str(without["allowed"]), str(without["median_s"]), ""
     )
-    Console().print(table)
-    text = json.dumps(result, indent=2)
-    print(text)
-    if args.json:
-        with open(args.json, "w") as fh:
-            fh.write(text + "\n")
+    publish(table, result, args.json)
     return 0
 
 

@@ -5,7 +5,6 @@ simulator's CPU per 100 pods, measured side by side in one run.
 """
 
 import argparse
-import json
 import os
 import sys
 import tempfile
@@ -14,6 +13,8 @@ import time
 import psutil
 from rich.console import Console
 from rich.table import Table
+
+from report import publish
 
 
 def cpu_seconds(pid: int) -> float:
@@ -96,13 +97,7 @@ def main() -> int:
                 )
             )
         )
-    Console().print(table)
-    result = {"nodes": args.nodes, "runs": rows}
-    text = json.dumps(result, indent=2)
-    print(text)
-    if args.json:
-        with open(args.json, "w") as fh:
-            fh.write(text + "\n")
+    publish(table, {"nodes": args.nodes, "runs": rows}, args.json)
     return 0
 
 

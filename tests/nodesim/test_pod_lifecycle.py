@@ -108,11 +108,7 @@ def test_unknown_repository_reports_pull_access_denied(sim, ns):
     assert "pull access denied, repository does not exist" in state["state"]["waiting"]["message"]
 
 
-def _database(sim, ns: str) -> None:
-    """postgres behind a Service called db, for web-api's DATABASE_URL."""
-    apply(
-        sim,
-        """
+DATABASE = """
 apiVersion: apps/v1
 kind: Deployment
 metadata: {name: db}
@@ -130,11 +126,15 @@ spec:
 apiVersion: v1
 kind: Service
 metadata: {name: db}
-spec: {selector: {app: db}, ports: [{port: 5432, targetPort: pg}]}
-""",
-        ns,
-    )
-    sim.kubectl("rollout", "status", "deployment/db", "-n", ns, "--timeout=30s", timeout=40)
+spec: {selector: {app: db}, ports: [{port: 5432, targetPort: TARGET}]}
+"""
+
+
+def _database(sim, ns: str, target_port: str = "pg", wait: bool = True) -> None:
+    """postgres behind a Service called db, for web-api's DATABASE_URL."""
+    apply(sim, DATABASE.replace("TARGET", target_port), ns)
+    if wait:
+        sim.kubectl("rollout", "status", "deployment/db", "-n", ns, "--timeout=30s", timeout=40)
 
 
 def test_missing_secret_and_key_are_create_container_config_errors(sim, ns):
@@ -495,30 +495,7 @@ spec:
         what="no such host while the Service is missing",
     )
     # a Service whose targetPort names a port the pods do not have: no endpoints
-    apply(
-        sim,
-        """
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: db}
-spec:
-  selector: {matchLabels: {app: db}}
-  template:
-    metadata: {labels: {app: db}}
-    spec:
-      containers:
-      - name: postgres
-        image: postgres:16
-        env: [{name: POSTGRES_PASSWORD, value: secret}]
-        ports: [{containerPort: 5432, name: pg}]
----
-apiVersion: v1
-kind: Service
-metadata: {name: db}
-spec: {selector: {app: db}, ports: [{port: 5432, targetPort: postgres}]}
-""",
-        ns,
-    )
+    _database(sim, ns, target_port="postgres", wait=False)
     wait_for(
         lambda: "dial tcp db:5432: connect: connection refused" in logs(),
         timeout=40,
