@@ -93,6 +93,9 @@ def test_bad_tag_is_stuck_in_image_pull_backoff_until_fixed(sim, ns):
     )
     assert "docker.io/library/nginx:1.99: not found" in pull
     assert reasons["BackOff"] == 'Back-off pulling image "nginx:1.99"'
+    described = sim.kubectl("describe", "pod", pod, "-n", ns).stdout
+    assert "Reason:       ImagePullBackOff" in described
+    assert 'Back-off pulling image "nginx:1.99"' in described
     logs = sim.kubectl("logs", pod, "-n", ns, check=False)
     assert (
         f'container "nginx" in pod "{pod}" is waiting to start: trying and failing to pull'
@@ -580,3 +583,30 @@ spec: {podSelector: {matchLabels: {app: web}}, policyTypes: [Ingress]}
         lambda: exec_("nc", "-z", "web", "80").returncode == 1,
         what="nc failing once web is isolated",
     )
+
+
+def test_failing_startup_probe_restarts_and_describe_shows_the_events(sim, ns):
+    apply(
+        sim,
+        """
+apiVersion: v1
+kind: Pod
+metadata: {name: slow}
+spec:
+  containers:
+  - name: web
+    image: nginx:1.27
+    startupProbe: {httpGet: {path: /warmup, port: 80}, periodSeconds: 1, failureThreshold: 2}
+""",
+        ns,
+    )
+    wait_for(
+        lambda: container_state(sim, "slow", ns).get("restartCount", 0) >= 1,
+        what="a restart after the startup probe gives up",
+    )
+    status = container_state(sim, "slow", ns)
+    assert status["started"] is False
+    described = sim.kubectl("describe", "pod", "slow", "-n", ns).stdout
+    assert "Startup probe failed: HTTP probe failed with statuscode: 404" in described
+    assert "Container web failed startup probe, will be restarted" in described
+    assert "Restart Count:" in described
