@@ -104,7 +104,9 @@ def up(
         f"({record.start_mode} start, {record.startup_seconds:.2f}s)"
     )
     console.print(f"  kubeconfig: {record.layout.admin_kubeconfig}")
-    console.print(f"  try: kubectl --kubeconfig {record.layout.admin_kubeconfig} get namespaces")
+    console.print(
+        f"  try: kubectl --kubeconfig {record.layout.admin_kubeconfig} get nodes", soft_wrap=True
+    )
 
 
 def _state(record: ClusterRecord) -> str:
