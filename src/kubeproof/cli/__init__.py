@@ -10,7 +10,7 @@ import sys
 import typer
 
 from kubeproof import __version__
-from kubeproof.cli import cluster, net, setup
+from kubeproof.cli import cluster, net, setup, tasks
 from kubeproof.cli.output import err
 from kubeproof.errors import KubeproofError
 
@@ -24,6 +24,7 @@ app = typer.Typer(
 )
 app.add_typer(cluster.app, name="cluster")
 app.add_typer(net.app, name="net")
+app.add_typer(tasks.app, name="tasks")
 app.command("setup")(setup.setup)
 app.command("version")(setup.version)
 

@@ -1,0 +1,191 @@
+"""Finding, checking and loading task directories. Every problem is reported as
+`path:line: message`, and a task with problems is never run."""
+
+import ast
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+from pydantic import ValidationError
+
+from kubeproof.errors import KubeproofError
+from kubeproof.tasks.locate import toml_error_line, toml_line
+from kubeproof.tasks.model import TaskFile
+
+
+@dataclass(frozen=True)
+class Problem:
+    path: Path
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.message}"
+
+
+class TaskInvalid(KubeproofError):
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        super().__init__("\n".join(str(p) for p in problems))
+
+
+@dataclass
+class Task:
+    root: Path
+    id: str
+    spec: TaskFile
+    instruction: str
+    setup: list[Path] = field(default_factory=list)  # manifests applied as admin
+    breaks: list[Path] = field(default_factory=list)  # break manifests or break.sh
+    images: Path | None = None
+    solution: Path | None = None
+    verifier: Path | None = None
+    shortcuts: list[Path] = field(default_factory=list)
+
+
+def discover(paths: list[Path]) -> list[Path]:
+    """Task directories at or below the given paths, sorted."""
+    found: set[Path] = set()
+    for path in paths:
+        if (path / "task.toml").is_file():
+            found.add(path)
+        elif path.is_dir():
+            found.update(p.parent for p in path.rglob("task.toml"))
+        else:
+            raise KubeproofError(f"{path}: no such task or directory")
+    return sorted(found)
+
+
+def task_id(root: Path) -> str:
+    """repair/<area>/<name> from the path under a `tasks/` library, else the name."""
+    parts = root.resolve().parts
+    if "tasks" in parts:
+        return "/".join(parts[len(parts) - parts[::-1].index("tasks") :])
+    return root.name
+
+
+def _manifest_problems(path: Path) -> list[Problem]:
+    text = path.read_text()
+    try:
+        nodes = list(yaml.compose_all(text))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        return [Problem(path, mark.line + 1 if mark else 1, f"invalid YAML: {exc}")]
+    problems = []
+    for node in nodes:
+        if node is None:
+            continue
+        doc = yaml.safe_load(yaml.serialize(node))
+        line = node.start_mark.line + 1
+        if not isinstance(doc, dict):
+            problems.append(Problem(path, line, "a manifest must be a mapping"))
+            continue
+        for required in ("apiVersion", "kind"):
+            if not doc.get(required):
+                problems.append(Problem(path, line, f"manifest has no {required}"))
+        if not (doc.get("metadata") or {}).get("name") and doc.get("kind") != "List":
+            problems.append(
+                Problem(path, line, f"{doc.get('kind', 'manifest')} has no metadata.name")
+            )
+    return problems
+
+
+def _spec(root: Path) -> tuple[TaskFile | None, list[Problem]]:
+    path = root / "task.toml"
+    if not path.is_file():
+        return None, [Problem(path, 1, "missing task.toml")]
+    text = path.read_text()
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        return None, [Problem(path, toml_error_line(str(exc)), f"invalid TOML: {exc}")]
+    try:
+        return TaskFile.model_validate(data), []
+    except ValidationError as exc:
+        problems = []
+        for error in exc.errors():
+            where = ".".join(str(p) for p in error["loc"])
+            problems.append(
+                Problem(path, toml_line(text, error["loc"]), f"{where}: {error['msg']}")
+            )
+        return None, problems
+
+
+def inspect(root: Path) -> tuple[Task | None, list[Problem]]:
+    """The task and every problem found in it (the task is None if task.toml is unusable)."""
+    spec, problems = _spec(root)
+    instruction_path = root / "instruction.md"
+    instruction = instruction_path.read_text() if instruction_path.is_file() else ""
+    if not instruction.strip():
+        problems.append(Problem(instruction_path, 1, "missing or empty instruction.md"))
+    env = root / "environment"
+    setup = sorted((env / "setup").glob("*.yaml")) + sorted((env / "setup").glob("*.yml"))
+    if not setup:
+        problems.append(Problem(env / "setup", 1, "no manifests in environment/setup/"))
+    breaks = sorted((env / "break").glob("*.yaml")) if (env / "break").is_dir() else []
+    if (env / "break.sh").is_file():
+        breaks.append(env / "break.sh")
+    declined = spec is not None and spec.kubeproof.expected == "declined"
+    if not breaks and not declined:
+        problems.append(
+            Problem(env, 1, "no break step: environment/break/*.yaml or environment/break.sh")
+        )
+    for manifest in [*setup, *(b for b in breaks if b.suffix in (".yaml", ".yml"))]:
+        problems += _manifest_problems(manifest)
+    images = env / "images.yaml"
+    if images.is_file():
+        from kubeproof.nodesim.catalog import load as load_catalog
+
+        try:
+            load_catalog(images)
+        except KubeproofError as exc:
+            problems.append(Problem(images, 1, str(exc).removeprefix(f"{images}: ")))
+    if spec and spec.kubeproof.nodes.profile:
+        profile = env / spec.kubeproof.nodes.profile
+        if not profile.is_file():
+            problems.append(
+                Problem(root / "task.toml", 1, f"node profile {profile} does not exist")
+            )
+    solution = root / "solution" / "solve.sh"
+    if not solution.is_file():
+        problems.append(Problem(solution, 1, "missing solution/solve.sh (the oracle)"))
+    verifier = root / "tests" / "verify.py"
+    if not verifier.is_file():
+        problems.append(Problem(verifier, 1, "missing tests/verify.py (the verifier)"))
+    else:
+        try:
+            ast.parse(verifier.read_text(), str(verifier))
+        except SyntaxError as exc:
+            problems.append(Problem(verifier, exc.lineno or 1, f"syntax error: {exc.msg}"))
+    shortcuts = sorted((root / "tests" / "shortcuts").glob("*.sh"))
+    if not shortcuts and not declined:
+        problems.append(
+            Problem(
+                root / "tests" / "shortcuts",
+                1,
+                "no shortcuts: every task ships at least one cheat that must score 0",
+            )
+        )
+    if spec is None:
+        return None, problems
+    task = Task(
+        root=root,
+        id=spec.kubeproof.id or task_id(root),
+        spec=spec,
+        instruction=instruction,
+        setup=setup,
+        breaks=breaks,
+        images=images if images.is_file() else None,
+        solution=solution if solution.is_file() else None,
+        verifier=verifier if verifier.is_file() else None,
+        shortcuts=shortcuts,
+    )
+    return task, problems
+
+
+def load(root: Path) -> Task:
+    task, problems = inspect(root)
+    if problems or task is None:
+        raise TaskInvalid(problems)
+    return task

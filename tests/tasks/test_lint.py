@@ -1,0 +1,145 @@
+"""Task files: a good task loads; bad ones give path:line errors and start no cluster."""
+
+import json
+import stat
+from pathlib import Path
+
+from kubeproof.tasks import TaskFile, load
+from tests.conftest import run_cli
+
+TASK_TOML = """\
+schema_version = "1.4"
+
+[task]
+name = "kubeproof/repair/rbac-access/reporter-cannot-list"
+description = "The pod reporter shows nothing"
+
+[agent]
+timeout_sec = 600
+
+[kubeproof]
+title = "The pod report is empty"
+area = "rbac-access"
+difficulty = "easy"
+canary = "6f1d2c3a-4b5e-4f60-8a7b-9c0d1e2f3a4b"
+
+[[kubeproof.permissions]]
+namespace = "shop"
+resources = ["roles", "rolebindings"]
+api_groups = ["rbac.authorization.k8s.io"]
+verbs = ["get", "list", "patch"]
+
+[[kubeproof.permissions]]
+namespace = "shop"
+resources = ["pods", "pods/log"]
+verbs = ["get", "list"]
+
+[[kubeproof.root_causes]]
+kind = "Role"
+namespace = "shop"
+name = "reporter"
+field = "rules[0].verbs"
+"""
+
+SETUP = """\
+apiVersion: v1
+kind: Namespace
+metadata: {name: shop}
+---
+apiVersion: v1
+kind: ServiceAccount
+metadata: {name: reporter, namespace: shop}
+"""
+
+
+def make_task(root: Path, toml: str = TASK_TOML) -> Path:
+    task = root / "tasks" / "repair" / "rbac-access" / "reporter-cannot-list"
+    (task / "environment" / "setup").mkdir(parents=True)
+    (task / "environment" / "break").mkdir()
+    (task / "solution").mkdir()
+    (task / "tests" / "shortcuts").mkdir(parents=True)
+    (task / "task.toml").write_text(toml)
+    (task / "instruction.md").write_text("The pod report page in shop is empty since Monday.\n")
+    (task / "environment" / "setup" / "10-shop.yaml").write_text(SETUP)
+    (task / "environment" / "break" / "role.yaml").write_text(
+        "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\n"
+        "metadata: {name: reporter, namespace: shop}\n"
+        "rules: [{apiGroups: [''], resources: [pods], verbs: [get]}]\n"
+    )
+    solve = task / "solution" / "solve.sh"
+    solve.write_text("#!/bin/sh\nkubectl -n shop patch role reporter --type=json -p '[]'\n")
+    solve.chmod(solve.stat().st_mode | stat.S_IEXEC)
+    (task / "tests" / "verify.py").write_text("def verify(cluster):\n    return True\n")
+    (task / "tests" / "shortcuts" / "wildcard.sh").write_text("#!/bin/sh\nexit 0\n")
+    return task
+
+
+def test_a_good_task_loads_with_its_id_and_lints_clean(tmp_path):
+    task_dir = make_task(tmp_path)
+    task = load(task_dir)
+    assert task.id == "repair/rbac-access/reporter-cannot-list"
+    assert task.spec.kubeproof.permissions[1].resources == ["pods", "pods/log"]
+    assert task.spec.verifier.timeout_sec == 60
+    lint = run_cli("tasks", "lint", str(tmp_path / "tasks"))
+    assert lint.returncode == 0, lint.stdout + lint.stderr
+    listed = json.loads(run_cli("tasks", "list", str(tmp_path / "tasks"), "-o", "json").stdout)
+    assert listed[0]["area"] == "rbac-access" and listed[0]["problems"] == 0
+
+
+def _lint(tmp_path, task_dir) -> list[str]:
+    result = run_cli("tasks", "lint", str(task_dir))
+    assert result.returncode == 1
+    return result.stdout.strip().splitlines()
+
+
+def test_schema_errors_name_the_file_and_line(tmp_path):
+    bad = TASK_TOML.replace('difficulty = "easy"', 'difficulty = "trivial"').replace(
+        'verbs = ["get", "list"]\n', "verbs = 3\n"
+    )
+    task_dir = make_task(tmp_path, bad)
+    lines = _lint(tmp_path, task_dir)
+    toml = task_dir / "task.toml"
+    assert f"{toml}:13: kubeproof.difficulty: Input should be 'easy', 'medium' or 'hard'" in lines
+    assert any(line.startswith(f"{toml}:25: kubeproof.permissions.1.verbs:") for line in lines)
+
+
+def test_missing_fields_point_at_their_table(tmp_path):
+    task_dir = make_task(tmp_path, TASK_TOML.replace('title = "The pod report is empty"\n', ""))
+    lines = _lint(tmp_path, task_dir)
+    assert f"{task_dir / 'task.toml'}:10: kubeproof.title: Field required" in lines
+
+
+def test_invalid_toml_and_yaml_give_their_lines(tmp_path):
+    task_dir = make_task(tmp_path, TASK_TOML.replace('area = "rbac-access"', "area = "))
+    assert any(":12: invalid TOML" in line for line in _lint(tmp_path, task_dir))
+    task_dir = make_task(tmp_path / "y")
+    (task_dir / "environment" / "setup" / "10-shop.yaml").write_text(
+        SETUP + "---\nkind: ConfigMap\nmetadata: {name: x}\n---\napiVersion: v1\nkind: [\n"
+    )
+    lines = _lint(tmp_path, task_dir)
+    setup = task_dir / "environment" / "setup" / "10-shop.yaml"
+    assert any(line.startswith(f"{setup}:") and "invalid YAML" in line for line in lines)
+
+
+def test_manifest_fields_and_missing_files_are_reported(tmp_path):
+    task_dir = make_task(tmp_path)
+    (task_dir / "environment" / "setup" / "20-extra.yaml").write_text(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ok}\n---\nkind: Secret\nmetadata: {}\n"
+    )
+    (task_dir / "solution" / "solve.sh").unlink()
+    (task_dir / "tests" / "verify.py").write_text("def verify(:\n")
+    lines = _lint(tmp_path, task_dir)
+    extra = task_dir / "environment" / "setup" / "20-extra.yaml"
+    assert f"{extra}:5: manifest has no apiVersion" in lines
+    assert f"{extra}:5: Secret has no metadata.name" in lines
+    assert (
+        f"{task_dir / 'solution' / 'solve.sh'}:1: missing solution/solve.sh (the oracle)" in lines
+    )
+    assert any(
+        line.startswith(f"{task_dir / 'tests' / 'verify.py'}:1: syntax error") for line in lines
+    )
+
+
+def test_published_schema_is_current():
+    published = json.loads(Path("docs/task.schema.json").read_text())
+    assert published == TaskFile.model_json_schema()
