@@ -17,6 +17,7 @@ $(BIN)/kubeproof: pyproject.toml
 venv: $(BIN)/kubeproof
 
 setup: venv
+	@command -v bwrap >/dev/null || echo "note: install bubblewrap (apt-get install bubblewrap) to run agents"
 	$(BIN)/kubeproof setup
 
 demo: setup

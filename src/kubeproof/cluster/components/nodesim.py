@@ -11,5 +11,6 @@ def component(ctx: Context) -> Component:
         name="nodesim",
         argv=[sys.executable, "-m", "kubeproof.nodesim", f"--state-dir={ctx.layout.root}"],
         health_url=f"{ctx.url('kubelet')}/healthz",
+        health_cert=(ctx.layout.cert("admin"), ctx.layout.key("admin")),
         env={"PYTHONUNBUFFERED": "1"},
     )

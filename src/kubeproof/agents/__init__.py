@@ -1,0 +1,1 @@
+"""Agents and the sandbox every agent command runs in."""

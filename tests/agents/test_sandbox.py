@@ -1,0 +1,97 @@
+"""Agent commands run in bubblewrap and see only the agent's kubeconfig."""
+
+import os
+import time
+
+import pytest
+
+from kubeproof.agents.sandbox import OUTPUT_LIMIT, Sandbox
+from kubeproof.cluster.base import kubectl_binary
+from kubeproof.cluster.kubeconfig import write_token_kubeconfig
+
+pytestmark = pytest.mark.cluster
+
+
+@pytest.fixture(scope="module")
+def sandbox(cluster, tmp_path_factory):
+    cluster.kubectl("create", "namespace", "agent-ns")
+    cluster.kubectl("create", "serviceaccount", "agent", "-n", "agent-ns")
+    cluster.kubectl("create", "configmap", "settings", "--from-literal=mode=live", "-n", "agent-ns")
+    cluster.kubectl(
+        "create", "role", "reader", "--verb=get,list", "--resource=configmaps", "-n", "agent-ns"
+    )
+    cluster.kubectl(
+        "create",
+        "rolebinding",
+        "agent",
+        "--role=reader",
+        "--serviceaccount=agent-ns:agent",
+        "-n",
+        "agent-ns",
+    )
+    token = cluster.kubectl("create", "token", "agent", "-n", "agent-ns").stdout.strip()
+    trial = tmp_path_factory.mktemp("trial")
+    kubeconfig = write_token_kubeconfig(
+        trial / "agent.kubeconfig",
+        cluster=cluster.name,
+        server=cluster.server,
+        ca_pem=cluster.layout.cert("ca").read_bytes(),
+        user="agent",
+        token=token,
+        namespace="agent-ns",
+    )
+    (trial / "baseline.json").write_text('{"secret": "baseline"}')
+    return Sandbox(kubeconfig, trial / "scratch", kubectl_binary(), timeout=20)
+
+
+def test_kubectl_works_with_the_agents_own_permissions(sandbox):
+    allowed = sandbox.run("kubectl get configmaps -o name")
+    assert allowed.exit_code == 0, allowed.stderr
+    assert "configmap/settings" in allowed.stdout
+    denied = sandbox.run("kubectl get secrets")
+    assert denied.exit_code == 1
+    assert 'User "system:serviceaccount:agent-ns:agent" cannot list resource "secrets"' in (
+        denied.stderr
+    )
+
+
+def test_admin_credentials_state_and_trial_files_are_invisible(sandbox, cluster):
+    admin = cluster.admin_kubeconfig
+    for path in (
+        admin,
+        cluster.layout.cert("ca").with_name("ca.key"),
+        sandbox.kubeconfig.parent / "baseline.json",
+        os.path.expanduser("~"),
+    ):
+        result = sandbox.run(f"cat {path} || ls {path}")
+        assert result.exit_code != 0, f"{path} is visible: {result.stdout[:200]}"
+    admin_use = sandbox.run(f"kubectl --kubeconfig {admin} get namespaces")
+    assert admin_use.exit_code != 0
+    env = sandbox.run("env").stdout
+    assert "KUBECONFIG=/home/agent/.kube/config" in env
+    assert "KUBEPROOF" not in env and "client-key-data" not in env
+    assert (
+        cluster.layout.cert("admin").read_text()[:60]
+        not in sandbox.run("cat ~/.kube/config").stdout
+    )
+
+
+def test_scratch_persists_between_commands_and_is_private(sandbox):
+    assert sandbox.run("echo draft > notes.txt").exit_code == 0
+    assert sandbox.run("cat notes.txt").stdout == "draft\n"
+    assert sandbox.run("ls /tmp").stdout == ""
+
+
+def test_a_command_past_its_time_limit_is_killed(sandbox):
+    started = time.monotonic()
+    result = sandbox.run("sleep 30", timeout=1)
+    assert result.timed_out and result.exit_code == 124
+    assert time.monotonic() - started < 5
+    assert "timed out after 1s" in result.stderr
+
+
+def test_output_is_truncated_the_same_way_for_everyone(sandbox):
+    result = sandbox.run(f"yes x | head -c {OUTPUT_LIMIT * 3}")
+    assert result.truncated
+    assert f"[{OUTPUT_LIMIT * 2} bytes truncated]" in result.stdout
+    assert len(result.stdout) < OUTPUT_LIMIT + 100
