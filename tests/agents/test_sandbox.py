@@ -95,3 +95,13 @@ def test_output_is_truncated_the_same_way_for_everyone(sandbox):
     assert result.truncated
     assert f"[{OUTPUT_LIMIT * 2} bytes truncated]" in result.stdout
     assert len(result.stdout) < OUTPUT_LIMIT + 100
+
+
+def test_without_bubblewrap_the_error_says_what_to_install(monkeypatch, tmp_path):
+    from kubeproof.agents.sandbox import find_bwrap
+    from kubeproof.errors import KubeproofError
+
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(KubeproofError, match="bubblewrap") as info:
+        find_bwrap()
+    assert "apt-get install bubblewrap" in str(info.value)
