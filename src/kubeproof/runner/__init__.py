@@ -1,0 +1,1 @@
+"""Trials: bring a task up on a cluster, let an agent work, judge, record."""

@@ -1,0 +1,113 @@
+"""The agent's identity on the cluster: a ServiceAccount in a namespace of its own, bound
+to exactly the rules the task grants, and a token kubeconfig for the sandbox."""
+
+from collections import defaultdict
+from pathlib import Path
+
+from kubeproof.cluster.base import Cluster
+from kubeproof.cluster.kubeconfig import write_token_kubeconfig
+from kubeproof.errors import KubeproofError
+from kubeproof.tasks import Task
+
+AGENT_NAMESPACE = "kubeproof-agent"
+AGENT = "kubeproof-agent"
+
+
+def _rule(permission) -> dict:
+    rule = {
+        "apiGroups": permission.api_groups,
+        "resources": permission.resources,
+        "verbs": permission.verbs,
+    }
+    if permission.resource_names:
+        rule["resourceNames"] = permission.resource_names
+    return rule
+
+
+def manifests(task: Task) -> list[dict]:
+    """Namespace, ServiceAccount, and a Role/RoleBinding per namespace (a ClusterRole and
+    ClusterRoleBinding for rules without one)."""
+    subject = [{"kind": "ServiceAccount", "name": AGENT, "namespace": AGENT_NAMESPACE}]
+    docs: list[dict] = [
+        {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": AGENT_NAMESPACE}},
+        {
+            "apiVersion": "v1",
+            "kind": "ServiceAccount",
+            "metadata": {"name": AGENT, "namespace": AGENT_NAMESPACE},
+            "automountServiceAccountToken": False,
+        },
+    ]
+    by_namespace: dict[str | None, list[dict]] = defaultdict(list)
+    for permission in task.spec.kubeproof.permissions:
+        by_namespace[permission.namespace].append(_rule(permission))
+    for namespace, rules in by_namespace.items():
+        rbac = "rbac.authorization.k8s.io/v1"
+        if namespace is None:
+            docs += [
+                {
+                    "apiVersion": rbac,
+                    "kind": "ClusterRole",
+                    "metadata": {"name": AGENT},
+                    "rules": rules,
+                },
+                {
+                    "apiVersion": rbac,
+                    "kind": "ClusterRoleBinding",
+                    "metadata": {"name": AGENT},
+                    "roleRef": {
+                        "apiGroup": "rbac.authorization.k8s.io",
+                        "kind": "ClusterRole",
+                        "name": AGENT,
+                    },
+                    "subjects": subject,
+                },
+            ]
+        else:
+            meta = {"name": AGENT, "namespace": namespace}
+            docs += [
+                {"apiVersion": rbac, "kind": "Role", "metadata": meta, "rules": rules},
+                {
+                    "apiVersion": rbac,
+                    "kind": "RoleBinding",
+                    "metadata": meta,
+                    "roleRef": {
+                        "apiGroup": "rbac.authorization.k8s.io",
+                        "kind": "Role",
+                        "name": AGENT,
+                    },
+                    "subjects": subject,
+                },
+            ]
+    return docs
+
+
+def grant(cluster: Cluster, task: Task, out: Path, ca_pem: bytes) -> Path:
+    """Create the agent's identity and write its kubeconfig to `out`."""
+    import yaml
+
+    body = yaml.safe_dump_all(manifests(task))
+    applied = cluster.kubectl(
+        "apply",
+        "--server-side",
+        "--field-manager=kubeproof-setup",
+        "-f",
+        "-",
+        input=body,
+        check=False,
+    )
+    if applied.returncode != 0:
+        raise KubeproofError(f"cannot create the agent's access: {applied.stderr.strip()}")
+    lifetime = int(task.spec.agent.timeout_sec + task.spec.kubeproof.setup_timeout_sec + 600)
+    token = cluster.kubectl(
+        "create", "token", AGENT, "-n", AGENT_NAMESPACE, f"--duration={lifetime}s"
+    ).stdout.strip()
+    namespaces = [p.namespace for p in task.spec.kubeproof.permissions if p.namespace]
+    return write_token_kubeconfig(
+        out,
+        cluster=cluster.name,
+        server=cluster.server,
+        ca_pem=ca_pem,
+        user=AGENT,
+        token=token,
+        namespace=namespaces[0] if namespaces else None,
+    )
