@@ -1,0 +1,186 @@
+"""Checks: did the operator outcome happen. Each takes the admin lightkube client and
+returns a Result whose reason says what was found."""
+
+from lightkube import ApiError, Client
+from lightkube.codecs import from_dict
+from lightkube.core.resource_registry import resource_registry
+from lightkube.resources.apps_v1 import Deployment
+from lightkube.resources.batch_v1 import Job
+from lightkube.resources.core_v1 import Pod
+from lightkube.resources.discovery_v1 import EndpointSlice
+
+from kubeproof.verify.fields import equal, get_path, missing
+from kubeproof.verify.result import Result
+
+
+def _selector(labels: dict[str, str]) -> str:
+    return ",".join(f"{k}={v}" for k, v in labels.items())
+
+
+def rollout_complete(client: Client, namespace: str, name: str) -> Result:
+    check = f"rollout_complete {namespace}/{name}"
+    try:
+        d = client.get(Deployment, name, namespace=namespace)
+    except ApiError as exc:
+        return Result(check, False, f"deployment {namespace}/{name}: {exc.status.message}")
+    want = d.spec.replicas if d.spec.replicas is not None else 1
+    s = d.status
+    observed = (s.observedGeneration or 0) >= (d.metadata.generation or 0)
+    updated, available = s.updatedReplicas or 0, s.availableReplicas or 0
+    total = s.replicas or 0
+    done = observed and updated == want and available == want and total == want
+    reason = f"{updated}/{want} updated, {available}/{want} available, {total} total" + (
+        "" if observed else ", new spec not yet observed"
+    )
+    return Result(check, done, reason)
+
+
+def pods_ready(
+    client: Client,
+    namespace: str,
+    labels: dict[str, str],
+    count: int,
+    nodes: list[str] | None = None,
+) -> Result:
+    check = f"pods_ready {namespace} {_selector(labels)}"
+    pods = [
+        p
+        for p in client.list(Pod, namespace=namespace, labels=labels)
+        if p.metadata.deletionTimestamp is None
+    ]
+    ready = [
+        p
+        for p in pods
+        if any(c.type == "Ready" and c.status == "True" for c in (p.status.conditions or []))
+    ]
+    misplaced = [p.metadata.name for p in ready if nodes and p.spec.nodeName not in nodes]
+    ok = len(ready) == count and not misplaced
+    reason = f"{len(ready)} of {len(pods)} pods ready (want {count})"
+    if misplaced:
+        reason += f"; not on {', '.join(nodes or [])}: {', '.join(misplaced)}"
+    return Result(check, ok, reason)
+
+
+def service_has_ready_endpoints(
+    client: Client, namespace: str, name: str, minimum: int = 1
+) -> Result:
+    check = f"service_has_ready_endpoints {namespace}/{name}"
+    slices = client.list(
+        EndpointSlice, namespace=namespace, labels={"kubernetes.io/service-name": name}
+    )
+    ready = [
+        e
+        for s in slices
+        for e in (s.endpoints or [])
+        if e.conditions is None or e.conditions.ready is not False
+    ]
+    return Result(
+        check, len(ready) >= minimum, f"{len(ready)} ready endpoint(s) (want at least {minimum})"
+    )
+
+
+def job_complete(client: Client, namespace: str, name: str) -> Result:
+    check = f"job_complete {namespace}/{name}"
+    try:
+        job = client.get(Job, name, namespace=namespace)
+    except ApiError as exc:
+        return Result(check, False, f"job {namespace}/{name}: {exc.status.message}")
+    conditions = {c.type: c for c in (job.status.conditions or []) if c.status == "True"}
+    if "Complete" in conditions:
+        return Result(check, True, f"complete, {job.status.succeeded or 0} succeeded")
+    if "Failed" in conditions:
+        return Result(check, False, f"failed: {conditions['Failed'].message or ''}".strip())
+    return Result(
+        check,
+        False,
+        f"not complete: {job.status.active or 0} active, {job.status.failed or 0} failed",
+    )
+
+
+def permission(
+    client: Client,
+    user: str,
+    verb: str,
+    resource: str,
+    namespace: str | None = None,
+    group: str = "",
+    allowed: bool = True,
+    groups: list[str] | None = None,
+) -> Result:
+    """Ask the apiserver (SubjectAccessReview) whether `user` may; `allowed=False` checks an
+    intruder is still denied."""
+    attributes = {"verb": verb, "resource": resource, "group": group}
+    if namespace:
+        attributes["namespace"] = namespace
+    if user.startswith("system:serviceaccount:") and groups is None:
+        ns = user.split(":")[2]
+        groups = ["system:serviceaccounts", f"system:serviceaccounts:{ns}", "system:authenticated"]
+    review = client.create(
+        from_dict(
+            {
+                "apiVersion": "authorization.k8s.io/v1",
+                "kind": "SubjectAccessReview",
+                "spec": {"user": user, "groups": groups or [], "resourceAttributes": attributes},
+            }
+        )
+    )
+    got = bool(review.status.allowed)
+    where = f" in {namespace}" if namespace else " cluster-wide"
+    reason = f"{user} {'may' if got else 'may not'} {verb} {resource}{where}" + (
+        f" ({review.status.reason})" if review.status.reason else ""
+    )
+    return Result(f"permission {user} {verb} {resource}", got == allowed, reason)
+
+
+def connectivity(client: Client, source: str, target: str, allowed: bool = True) -> Result:
+    """netsim over the live objects: can `source` (ns/pod) reach `target` (host:port)."""
+    from kubeproof.netsim import Network
+    from kubeproof.netsim.live import read
+
+    verdict = Network.from_objects(read(client)).connect(source, target)
+    reason = f"{verdict.code}: {verdict.reason}" + (
+        f" ({verdict.steps[-1]})" if verdict.steps else ""
+    )
+    return Result(f"connectivity {source} -> {target}", verdict.allowed == allowed, reason)
+
+
+def log_contains(
+    client: Client, namespace: str, pod: str, text: str, container: str | None = None
+) -> Result:
+    check = f"log_contains {namespace}/{pod}"
+    try:
+        lines = list(client.log(pod, namespace=namespace, container=container))
+    except ApiError as exc:
+        return Result(check, False, f"cannot read logs: {exc.status.message}")
+    found = any(text in line for line in lines)
+    return Result(
+        check, found, f"{'found' if found else 'no line with'} {text!r} in {len(lines)} lines"
+    )
+
+
+def field_equals(
+    client: Client,
+    api_version: str,
+    kind: str,
+    name: str,
+    path: str,
+    expected,
+    namespace: str | None = None,
+    quantity: bool = False,
+) -> Result:
+    check = f"field_equals {kind}/{name} {path}"
+    try:
+        resource = resource_registry.load(api_version, kind)
+    except Exception:  # lightkube raises LoadResourceError for kinds it cannot find
+        resource = None
+    if resource is None:
+        return Result(check, False, f"unknown kind {api_version} {kind}")
+    try:
+        obj = client.get(resource, name, namespace=namespace)
+    except ApiError as exc:
+        return Result(check, False, f"{kind} {name}: {exc.status.message}")
+    value = get_path(obj.to_dict() if hasattr(obj, "to_dict") else dict(obj), path)
+    if missing(value):
+        return Result(check, False, f"{path} is not set")
+    ok = equal(value, expected, quantity)
+    return Result(check, ok, f"{path} = {value!r}" + ("" if ok else f", want {expected!r}"))

@@ -1,0 +1,39 @@
+"""Reading a field by path (`spec.template.spec.containers[0].image`, `metadata.labels.app`)
+and comparing values the way Kubernetes means them (`1Gi` == `1024Mi`, `500m` == `0.5`)."""
+
+import re
+from decimal import Decimal
+
+from kubeproof.nodesim.quantity import parse
+
+_MISSING = object()
+_STEP = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+
+
+def get_path(obj, path: str):
+    current = obj
+    for name, index in _STEP.findall(path):
+        if name:
+            if not isinstance(current, dict) or name not in current:
+                return _MISSING
+            current = current[name]
+        else:
+            if not isinstance(current, list) or int(index) >= len(current):
+                return _MISSING
+            current = current[int(index)]
+    return current
+
+
+def missing(value) -> bool:
+    return value is _MISSING
+
+
+def equal(actual, expected, quantity: bool = False) -> bool:
+    if quantity:
+        try:
+            return parse(str(actual)) == parse(str(expected))
+        except ValueError:
+            return False
+    if isinstance(actual, int | float) and isinstance(expected, int | float):
+        return Decimal(str(actual)) == Decimal(str(expected))
+    return actual == expected

@@ -1,0 +1,164 @@
+"""Checks on a live cluster with simulated nodes: each passes on the healthy object, fails
+on the broken one, and says why."""
+
+import pytest
+
+from kubeproof.verify import checks
+from kubeproof.verify.fields import equal, get_path
+from tests.conftest import wait_for
+
+pytestmark = pytest.mark.cluster
+
+WORKLOADS = """
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: verify}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+      - name: nginx
+        image: nginx:1.27
+        resources: {limits: {memory: 1Gi}}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: broken, namespace: verify}
+spec:
+  selector: {matchLabels: {app: broken}}
+  template:
+    metadata: {labels: {app: broken}}
+    spec: {containers: [{name: nginx, image: "nginx:1.99"}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: verify}
+spec: {selector: {app: web}, ports: [{port: 80}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: nobody, namespace: verify}
+spec: {selector: {app: nobody}, ports: [{port: 80}]}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: migrate, namespace: verify}
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: c, image: busybox:1.36, command: [sh, -c, "echo migrated"]}]
+"""
+
+
+@pytest.fixture(scope="module")
+def live(sim):
+    sim.kubectl("create", "namespace", "verify")
+    sim.kubectl("apply", "-f", "-", input=WORKLOADS)
+    sim.kubectl("rollout", "status", "deployment/web", "-n", "verify", "--timeout=30s", timeout=40)
+    sim.kubectl(
+        "wait",
+        "--for=condition=Complete",
+        "job/migrate",
+        "-n",
+        "verify",
+        "--timeout=30s",
+        timeout=40,
+    )
+    return sim.client()
+
+
+def test_rollout_complete(live):
+    ok = checks.rollout_complete(live, "verify", "web")
+    assert ok.passed and ok.reason == "2/2 updated, 2/2 available, 2 total"
+    bad = checks.rollout_complete(live, "verify", "broken")
+    assert not bad.passed and "0/1 available" in bad.reason
+    gone = checks.rollout_complete(live, "verify", "nope")
+    assert not gone.passed and "not found" in gone.reason
+
+
+def test_pods_ready_counts_and_places(live):
+    assert checks.pods_ready(live, "verify", {"app": "web"}, 2).passed
+    assert not checks.pods_ready(live, "verify", {"app": "web"}, 3).passed
+    misplaced = checks.pods_ready(live, "verify", {"app": "web"}, 2, nodes=["elsewhere"])
+    assert not misplaced.passed and "not on elsewhere" in misplaced.reason
+
+
+def test_service_endpoints(live):
+    wait_for(lambda: checks.service_has_ready_endpoints(live, "verify", "web", 2).passed)
+    empty = checks.service_has_ready_endpoints(live, "verify", "nobody")
+    assert not empty.passed and empty.reason == "0 ready endpoint(s) (want at least 1)"
+
+
+def test_job_complete(live):
+    result = checks.job_complete(live, "verify", "migrate")
+    assert result.passed and "1 succeeded" in result.reason
+
+
+def test_permission_allowed_and_intruder_denied(live, sim):
+    sim.kubectl("create", "serviceaccount", "reader", "-n", "verify")
+    sim.kubectl("create", "role", "reader", "--verb=get", "--resource=pods", "-n", "verify")
+    sim.kubectl(
+        "create",
+        "rolebinding",
+        "reader",
+        "--role=reader",
+        "--serviceaccount=verify:reader",
+        "-n",
+        "verify",
+    )
+    user = "system:serviceaccount:verify:reader"
+    assert checks.permission(live, user, "get", "pods", "verify").passed
+    denied = checks.permission(live, user, "delete", "pods", "verify", allowed=False)
+    assert denied.passed and "may not delete pods in verify" in denied.reason
+    assert not checks.permission(live, user, "list", "secrets", "verify").passed
+
+
+def test_connectivity_through_netsim(live, sim):
+    sim.kubectl("run", "client", "--image=busybox:1.36", "-n", "verify", "--", "sleep", "infinity")
+    sim.kubectl(
+        "wait", "--for=condition=Ready", "pod/client", "-n", "verify", "--timeout=30s", timeout=40
+    )
+    assert checks.connectivity(live, "verify/client", "web:80").passed
+    refused = checks.connectivity(live, "verify/client", "nobody:80")
+    assert not refused.passed and refused.reason.startswith("no-endpoints")
+    assert checks.connectivity(live, "verify/client", "nobody:80", allowed=False).passed
+
+
+def test_log_contains(live, sim):
+    pod = sim.kubectl(
+        "get",
+        "pods",
+        "-n",
+        "verify",
+        "-l",
+        "job-name=migrate",
+        "-o",
+        "jsonpath={.items[0].metadata.name}",
+    ).stdout
+    assert checks.log_contains(live, "verify", pod, "migrated").passed
+    assert not checks.log_contains(live, "verify", pod, "failed").passed
+
+
+def test_field_equals_is_quantity_aware(live):
+    path = "spec.template.spec.containers[0].resources.limits.memory"
+    assert checks.field_equals(
+        live, "apps/v1", "Deployment", "web", path, "1024Mi", namespace="verify", quantity=True
+    ).passed
+    wrong = checks.field_equals(
+        live, "apps/v1", "Deployment", "web", path, "512Mi", namespace="verify", quantity=True
+    )
+    assert not wrong.passed and "want '512Mi'" in wrong.reason
+    assert checks.field_equals(
+        live, "apps/v1", "Deployment", "web", "spec.replicas", 2, namespace="verify"
+    ).passed
+
+
+def test_field_paths_and_quantities():
+    obj = {"spec": {"containers": [{"image": "a"}, {"image": "b"}]}}
+    assert get_path(obj, "spec.containers[1].image") == "b"
+    assert equal("500m", "0.5", quantity=True) and equal("1Gi", "1024Mi", quantity=True)
+    assert not equal("1G", "1Gi", quantity=True)
