@@ -73,7 +73,9 @@ def test_status_reports_a_killed_apiserver(binaries_built):
         assert run_cli("cluster", "down", "crashy").returncode == 0
 
 
-def test_attached_cluster_dies_with_its_harness(binaries_built, tmp_path):
+def test_attached_cluster_dies_with_its_harness(binaries_built, tmp_path, monkeypatch):
+    # its own state directory: `down --all` below must not stop the other tests' clusters
+    monkeypatch.setenv("KUBEPROOF_STATE_DIR", str(tmp_path / "state"))
     script = textwrap.dedent("""
         import json, sys, threading, time
         from kubeproof.cluster import EmbeddedCluster
@@ -107,7 +109,8 @@ def test_attached_cluster_dies_with_its_harness(binaries_built, tmp_path):
     assert not (clusters_root() / "orphan").exists()
 
 
-def test_down_all_removes_state_left_by_a_killed_run(binaries_built):
+def test_down_all_removes_state_left_by_a_killed_run(binaries_built, tmp_path, monkeypatch):
+    monkeypatch.setenv("KUBEPROOF_STATE_DIR", str(tmp_path / "state"))
     leftover = clusters_root() / "half-made"
     (leftover / "pki").mkdir(parents=True)
     result = run_cli("cluster", "down", "--all")
