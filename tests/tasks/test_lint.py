@@ -67,7 +67,10 @@ def make_task(root: Path, toml: str = TASK_TOML) -> Path:
         "rules: [{apiGroups: [''], resources: [pods], verbs: [get]}]\n"
     )
     solve = task / "solution" / "solve.sh"
-    solve.write_text("#!/bin/sh\nkubectl -n shop patch role reporter --type=json -p '[]'\n")
+    solve.write_text(
+        "#!/bin/sh\nkubectl -n shop patch role reporter --type=json -p "
+        '\'[{"op": "replace", "path": "/rules/0/verbs", "value": ["get", "list"]}]\'\n'
+    )
     solve.chmod(solve.stat().st_mode | stat.S_IEXEC)
     (task / "tests" / "verify.py").write_text("def verify(cluster):\n    return True\n")
     (task / "tests" / "shortcuts" / "wildcard.sh").write_text("#!/bin/sh\nexit 0\n")

@@ -64,12 +64,14 @@ class Sandbox:
         *,
         timeout: float = 60.0,
         env: dict[str, str] | None = None,
+        tools: Path | None = None,
     ):
         self.kubeconfig = kubeconfig
         self.scratch = scratch
         self.kubectl = kubectl
         self.timeout = timeout
         self.env = env or {}
+        self.tools = tools  # extra commands (submit, decline) put beside kubectl
         self.bwrap = find_bwrap()
         scratch.mkdir(parents=True, exist_ok=True)
 
@@ -131,6 +133,8 @@ class Sandbox:
             "LANG",
             "C.UTF-8",
         ]
+        for tool in sorted(self.tools.iterdir()) if self.tools else []:
+            args += ["--ro-bind", str(tool), f"/opt/kubeproof/bin/{tool.name}"]
         for name, value in self.env.items():
             args += ["--setenv", name, value]
         return [*args, "/bin/sh", "-c", command]
