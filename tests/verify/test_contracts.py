@@ -1,0 +1,92 @@
+"""Contracts against a baseline the agent never sees: each catches one cheat and names it."""
+
+import re
+
+import pytest
+
+from kubeproof.verify import contracts
+from kubeproof.verify.baseline import Baseline
+
+pytestmark = pytest.mark.cluster
+
+SHOP = """
+apiVersion: v1
+kind: Namespace
+metadata: {name: contracts}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: api, namespace: contracts}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: api}}
+  template:
+    metadata: {labels: {app: api}}
+    spec: {containers: [{name: api, image: "nginx:1.27"}]}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: reader, namespace: contracts}
+rules: [{apiGroups: [""], resources: [pods], verbs: [get]}]
+"""
+
+
+@pytest.fixture
+def ns(request):
+    return "c-" + re.sub(r"[^a-z0-9-]+", "-", request.node.name.lower())[:40].strip("-")
+
+
+@pytest.fixture
+def baseline(cluster, tmp_path, ns):
+    cluster.kubectl("apply", "-f", "-", input=SHOP.replace("contracts", ns))
+    captured = Baseline.capture(cluster.client(), [ns])
+    path = tmp_path / "baseline.json"
+    captured.save(path)
+    yield Baseline.load(path)
+    cluster.kubectl("delete", "namespace", ns, "--wait=false", check=False)
+
+
+def test_recreating_an_object_breaks_uid_preserved(cluster, baseline, ns):
+    client = cluster.client()
+    assert contracts.uid_preserved(client, baseline, "Deployment", ns, "api").passed
+    cluster.kubectl("delete", "deployment", "api", "-n", ns, "--wait=false")
+    cluster.kubectl("apply", "-f", "-", input=SHOP.replace("contracts", ns))
+    broken = contracts.uid_preserved(client, baseline, "Deployment", ns, "api")
+    assert not broken.passed and "recreated" in broken.reason and broken.kind == "contract"
+
+
+def test_replacements_and_bare_pods_are_named(cluster, baseline, ns):
+    client = cluster.client()
+    assert contracts.exact_resource_set(client, baseline, "Deployment", ns).passed
+    cluster.kubectl("create", "deployment", "api-v2", "--image=nginx:1.27", "-n", ns)
+    cluster.kubectl("run", "stopgap", "--image=nginx:1.27", "-n", ns)
+    extra = contracts.exact_resource_set(client, baseline, "Deployment", ns)
+    assert not extra.passed and extra.reason == "added api-v2"
+    bare = contracts.no_bare_pods(client, ns)
+    assert not bare.passed and "stopgap" in bare.reason
+
+
+def test_fields_the_task_protects_must_not_change(cluster, baseline, ns):
+    client = cluster.client()
+    paths = ["spec.replicas", "spec.template.spec.containers[0].image"]
+    assert contracts.fields_unchanged(client, baseline, "Deployment", ns, "api", paths).passed
+    cluster.kubectl("scale", "deployment", "api", "--replicas=3", "-n", ns)
+    changed = contracts.fields_unchanged(client, baseline, "Deployment", ns, "api", paths)
+    assert not changed.passed and changed.reason == "spec.replicas: 1 -> 3"
+
+
+def test_wildcard_rbac_is_a_broken_contract(cluster, baseline, ns):
+    client = cluster.client()
+    assert contracts.rbac_no_wildcards(client, ns).passed
+    cluster.kubectl(
+        "patch",
+        "role",
+        "reader",
+        "-n",
+        ns,
+        "--type=json",
+        "-p",
+        '[{"op":"replace","path":"/rules/0/verbs","value":["*"]}]',
+    )
+    wild = contracts.rbac_no_wildcards(client, ns)
+    assert not wild.passed and wild.reason == "wildcard rules in reader"
