@@ -30,6 +30,14 @@ class ConfigError(Exception):
     """CreateContainerConfigError: the message is the kubelet's."""
 
 
+def _referenced(world: World, kind: str, namespace: str, ref: dict) -> dict | None:
+    """The Secret/ConfigMap a reference names; None if it is missing but optional."""
+    obj = _lookup(world, kind, namespace, ref["name"])
+    if obj is None and not ref.get("optional"):
+        raise ConfigError(f'{kind.lower()} "{ref["name"]}" not found')
+    return obj
+
+
 def resolve_env(container: dict, namespace: str, world: World) -> dict[str, str]:
     """The container's environment, or ConfigError with the kubelet's message."""
     env: dict[str, str] = {}
@@ -38,11 +46,9 @@ def resolve_env(container: dict, namespace: str, world: World) -> dict[str, str]
             ref = source.get(key)
             if not ref:
                 continue
-            obj = _lookup(world, kind, namespace, ref["name"])
+            obj = _referenced(world, kind, namespace, ref)
             if obj is None:
-                if ref.get("optional"):
-                    continue
-                raise ConfigError(f'{kind.lower()} "{ref["name"]}" not found')
+                continue
             prefix = source.get("prefix", "")
             env |= {prefix + k: v for k, v in _data(obj, kind).items()}
     for var in container.get("env") or []:
@@ -54,11 +60,9 @@ def resolve_env(container: dict, namespace: str, world: World) -> dict[str, str]
             ref = source.get(key)
             if not ref:
                 continue
-            obj = _lookup(world, kind, namespace, ref["name"])
+            obj = _referenced(world, kind, namespace, ref)
             if obj is None:
-                if ref.get("optional"):
-                    break
-                raise ConfigError(f'{kind.lower()} "{ref["name"]}" not found')
+                break
             data = _data(obj, kind)
             if ref["key"] not in data:
                 if ref.get("optional"):
