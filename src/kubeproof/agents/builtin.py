@@ -1,7 +1,7 @@
 """The reference agents: the oracle (the task's own solution), a no-op, a replay of recorded
 commands, and a human at an interactive shell in the same sandbox."""
 
-import shutil
+import json
 import subprocess
 from pathlib import Path
 from typing import Protocol
@@ -25,19 +25,26 @@ class NoopAgent:
         session.run("submit")
 
 
-class OracleAgent:
-    """Runs the task's solution/solve.sh inside the sandbox, as one command."""
+class ScriptAgent:
+    """Runs a shell script inside the sandbox as one command whose text is the script, so
+    the trajectory holds exactly what ran and a replay of it reproduces the run. The
+    oracle is the task's solution/solve.sh; `tasks validate` plays each shortcut this way."""
 
-    name = "oracle"
-
-    def __init__(self, solution: Path):
-        self.solution = solution
+    def __init__(self, script: Path, name: str = "script"):
+        self.script = script
+        self.name = name
 
     def act(self, session: Session) -> None:
-        shutil.copyfile(self.solution, session.sandbox.scratch / "solve.sh")
-        session.run("sh ./solve.sh")
+        session.run(self.script.read_text())
         if session.decision.outcome == "none":
             session.run("submit")
+
+
+class OracleAgent(ScriptAgent):
+    """The task's own solution/solve.sh."""
+
+    def __init__(self, solution: Path):
+        super().__init__(solution, "oracle")
 
 
 class ReplayAgent:
@@ -50,7 +57,12 @@ class ReplayAgent:
 
     @classmethod
     def from_file(cls, path: Path) -> "ReplayAgent":
-        lines = path.read_text().splitlines()
+        """A file of commands, one per line, or a trajectory.jsonl from an earlier trial
+        (its commands, `submit` and `decline` included, in order)."""
+        text = path.read_text()
+        if path.suffix == ".jsonl":
+            return cls([json.loads(line)["command"] for line in text.splitlines() if line.strip()])
+        lines = text.splitlines()
         return cls([line for line in lines if line.strip() and not line.lstrip().startswith("#")])
 
     def act(self, session: Session) -> None:

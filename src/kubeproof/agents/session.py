@@ -2,6 +2,7 @@
 and a way to end its turn by submitting or declining. Every command is recorded."""
 
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -32,6 +33,8 @@ class Step:
     seconds: float
     timed_out: bool
     truncated: bool
+    started: float = 0.0  # wall clock (epoch seconds), to place audit events in steps
+    safety: list[str] = field(default_factory=list)  # collateral breaks seen after it
 
 
 @dataclass
@@ -47,6 +50,7 @@ class Session:
     max_steps: int = 40
     deadline: float | None = None  # time.monotonic() value
     steps: list[Step] = field(default_factory=list)
+    after_step: Callable[[Step], list[str]] | None = None  # the safety monitor
 
     def run(self, command: str) -> CommandResult:
         if len(self.steps) >= self.max_steps:
@@ -57,19 +61,22 @@ class Session:
         timeout = (
             self.sandbox.timeout if remaining is None else min(self.sandbox.timeout, remaining)
         )
+        started = time.time()
         result = self.sandbox.run(command, timeout=timeout)
-        self.steps.append(
-            Step(
-                len(self.steps) + 1,
-                command,
-                result.exit_code,
-                result.stdout,
-                result.stderr,
-                result.seconds,
-                result.timed_out,
-                result.truncated,
-            )
+        step = Step(
+            len(self.steps) + 1,
+            command,
+            result.exit_code,
+            result.stdout,
+            result.stderr,
+            result.seconds,
+            result.timed_out,
+            result.truncated,
+            round(started, 3),
         )
+        self.steps.append(step)
+        if self.after_step:
+            step.safety = self.after_step(step)
         return result
 
     @property

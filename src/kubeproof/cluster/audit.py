@@ -61,11 +61,13 @@ def write_policy(path: Path) -> None:
     path.write_text(yaml.safe_dump(POLICY, sort_keys=False))
 
 
-def read_events(path: Path) -> Iterator[dict]:
-    """Audit events in the order the apiserver wrote them; a torn last line is skipped."""
+def read_events(path: Path, offset: int = 0) -> Iterator[dict]:
+    """Audit events in the order the apiserver wrote them, from byte `offset`; a torn last
+    line is skipped."""
     if not path.exists():
         return
-    with path.open() as fh:
+    with path.open("rb") as fh:
+        fh.seek(offset)
         for line in fh:
             try:
                 yield json.loads(line)

@@ -39,6 +39,20 @@ class Cluster(ABC):
     @abstractmethod
     def stop(self) -> None: ...
 
+    def ca_pem(self) -> bytes:
+        """The CA that signed the API server's certificate, from the admin kubeconfig."""
+        import base64
+
+        import yaml
+
+        config = yaml.safe_load(self.admin_kubeconfig.read_text())
+        current = config.get("current-context")
+        context = next(c["context"] for c in config["contexts"] if c["name"] == current)
+        entry = next(c["cluster"] for c in config["clusters"] if c["name"] == context["cluster"])
+        if "certificate-authority-data" in entry:
+            return base64.b64decode(entry["certificate-authority-data"])
+        return Path(entry["certificate-authority"]).expanduser().read_bytes()
+
     def client(self, **kwargs) -> Client:
         """A lightkube client with admin credentials."""
         config = KubeConfig.from_file(self.admin_kubeconfig)

@@ -316,15 +316,17 @@ class EmbeddedCluster(Cluster):
         assert self.record
         return [component_status(self.record, c) for c in self.components()]
 
-    def _stop_processes(self) -> None:
+    def _stop_processes(self, graceful: bool = True) -> None:
         if self.record and self.record.pgid:
             refs = [c.ref() for c in self.record.components.values()]
-            stop_group(self.record.pgid, refs)
+            # A graceful apiserver shutdown takes over 10 s (etcd waits for it); a cluster
+            # whose state is thrown away has nothing to save, so it is killed at once.
+            stop_group(self.record.pgid, refs, timeout=10.0 if graceful else 0.0)
             wait_ports_released(self.record.address)
 
     def stop(self, remove: bool = True) -> None:
         """Stop every process of the cluster; remove its state directory unless asked not to."""
-        self._stop_processes()
+        self._stop_processes(graceful=not remove)
         if self.record:
             release(self.record.address)
         if remove and self.record:

@@ -1,7 +1,6 @@
 """Finding, checking and loading task directories. Every problem is reported as
 `path:line: message`, and a task with problems is never run."""
 
-import ast
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,6 +11,7 @@ from pydantic import ValidationError
 from kubeproof.errors import KubeproofError
 from kubeproof.tasks.locate import toml_error_line, toml_line
 from kubeproof.tasks.model import TaskFile
+from kubeproof.verify.verifier import lint
 
 
 @dataclass(frozen=True)
@@ -41,6 +41,7 @@ class Task:
     images: Path | None = None
     solution: Path | None = None
     verifier: Path | None = None
+    broken: Path | None = None  # environment/broken.py: assertions the break must satisfy
     shortcuts: list[Path] = field(default_factory=list)
 
 
@@ -154,10 +155,14 @@ def inspect(root: Path) -> tuple[Task | None, list[Problem]]:
     if not verifier.is_file():
         problems.append(Problem(verifier, 1, "missing tests/verify.py (the verifier)"))
     else:
-        try:
-            ast.parse(verifier.read_text(), str(verifier))
-        except SyntaxError as exc:
-            problems.append(Problem(verifier, exc.lineno or 1, f"syntax error: {exc.msg}"))
+        problems += [Problem(verifier, line, msg) for line, msg in lint(verifier, "verify")]
+    broken = env / "broken.py"
+    if broken.is_file():
+        problems += [Problem(broken, line, msg) for line, msg in lint(broken, "broken")]
+    elif not declined:
+        problems.append(
+            Problem(broken, 1, "missing environment/broken.py (assertions the break satisfies)")
+        )
     shortcuts = sorted((root / "tests" / "shortcuts").glob("*.sh"))
     if not shortcuts and not declined:
         problems.append(
@@ -179,6 +184,7 @@ def inspect(root: Path) -> tuple[Task | None, list[Problem]]:
         images=images if images.is_file() else None,
         solution=solution if solution.is_file() else None,
         verifier=verifier if verifier.is_file() else None,
+        broken=broken if broken.is_file() else None,
         shortcuts=shortcuts,
     )
     return task, problems

@@ -12,10 +12,12 @@ DEFAULT_KINDS = (
     ("apps/v1", "Deployment"),
     ("apps/v1", "StatefulSet"),
     ("apps/v1", "DaemonSet"),
+    ("apps/v1", "ReplicaSet"),
     ("v1", "Service"),
     ("v1", "ConfigMap"),
     ("v1", "Secret"),
     ("v1", "Pod"),
+    ("v1", "PersistentVolumeClaim"),
     ("batch/v1", "Job"),
     ("batch/v1", "CronJob"),
     ("networking.k8s.io/v1", "NetworkPolicy"),
@@ -23,40 +25,65 @@ DEFAULT_KINDS = (
     ("rbac.authorization.k8s.io/v1", "Role"),
     ("rbac.authorization.k8s.io/v1", "RoleBinding"),
     ("v1", "ServiceAccount"),
+    ("autoscaling/v2", "HorizontalPodAutoscaler"),
+    ("v1", "ResourceQuota"),
+    ("v1", "LimitRange"),
 )
+CLUSTER_KINDS = (
+    ("v1", "Namespace"),
+    ("v1", "Node"),
+    ("rbac.authorization.k8s.io/v1", "ClusterRole"),
+    ("rbac.authorization.k8s.io/v1", "ClusterRoleBinding"),
+)
+API_VERSIONS = {kind: version for version, kind in DEFAULT_KINDS + CLUSTER_KINDS}
 
 
 def key(kind: str, namespace: str | None, name: str) -> str:
     return f"{kind}/{namespace or ''}/{name}"
 
 
+def resource(kind: str):
+    return resource_registry.load(API_VERSIONS.get(kind, "v1"), kind)
+
+
 @dataclass
 class Baseline:
     objects: dict[str, dict] = field(default_factory=dict)
     namespaces: list[str] = field(default_factory=list)
+    health: dict[str, int] = field(default_factory=dict)  # see verify/safety.py
 
     @classmethod
     def capture(cls, client: Client, namespaces: list[str], kinds=DEFAULT_KINDS) -> "Baseline":
         baseline = cls(namespaces=list(namespaces))
         for api_version, kind in kinds:
-            resource = resource_registry.load(api_version, kind)
+            res = resource_registry.load(api_version, kind)
             for ns in namespaces:
-                for obj in client.list(resource, namespace=ns):
+                for obj in client.list(res, namespace=ns):
                     data = obj.to_dict()
                     baseline.objects[key(kind, ns, data["metadata"]["name"])] = data
+        for api_version, kind in CLUSTER_KINDS:
+            for obj in client.list(resource_registry.load(api_version, kind)):
+                data = obj.to_dict()
+                baseline.objects[key(kind, None, data["metadata"]["name"])] = data
         return baseline
 
     def get(self, kind: str, namespace: str | None, name: str) -> dict | None:
         return self.objects.get(key(kind, namespace, name))
 
-    def names(self, kind: str, namespace: str) -> set[str]:
-        prefix = f"{kind}/{namespace}/"
+    def names(self, kind: str, namespace: str | None) -> set[str]:
+        prefix = f"{kind}/{namespace or ''}/"
         return {k[len(prefix) :] for k in self.objects if k.startswith(prefix)}
 
     def save(self, path: Path) -> None:
-        path.write_text(json.dumps({"namespaces": self.namespaces, "objects": self.objects}))
+        path.write_text(
+            json.dumps(
+                {"namespaces": self.namespaces, "objects": self.objects, "health": self.health}
+            )
+        )
 
     @classmethod
     def load(cls, path: Path) -> "Baseline":
         data = json.loads(path.read_text())
-        return cls(objects=data["objects"], namespaces=data["namespaces"])
+        return cls(
+            objects=data["objects"], namespaces=data["namespaces"], health=data.get("health", {})
+        )

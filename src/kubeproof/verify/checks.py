@@ -184,3 +184,36 @@ def field_equals(
         return Result(check, False, f"{path} is not set")
     ok = equal(value, expected, quantity)
     return Result(check, ok, f"{path} = {value!r}" + ("" if ok else f", want {expected!r}"))
+
+
+def _states(pod) -> set[str]:
+    """What `kubectl get pods` could say about a pod: phase, container reasons, readiness."""
+    states = {pod.status.phase or "Unknown"}
+    for c in (pod.status.initContainerStatuses or []) + (pod.status.containerStatuses or []):
+        if c.state and c.state.waiting:
+            states.add(c.state.waiting.reason or "Waiting")
+        if c.state and c.state.terminated:
+            states.add(c.state.terminated.reason or "Terminated")
+        if c.lastState and c.lastState.terminated:
+            states.add(c.lastState.terminated.reason or "Terminated")
+    ready = any(c.type == "Ready" and c.status == "True" for c in (pod.status.conditions or []))
+    states.add("Ready" if ready else "NotReady")
+    if pod.status.phase == "Pending" and not pod.spec.nodeName:
+        states.add("Unschedulable")
+    return states
+
+
+def pods_in_state(client: Client, namespace: str, labels: dict[str, str], state: str) -> Result:
+    """At least one selected pod shows `state`: a phase (Pending, Running), a container
+    reason (CrashLoopBackOff, ImagePullBackOff, CreateContainerConfigError, OOMKilled),
+    NotReady, or Unschedulable. Broken-state assertions use it to wait for the symptom."""
+    check = f"pods_in_state {namespace} {_selector(labels)} {state}"
+    pods = [
+        p
+        for p in client.list(Pod, namespace=namespace, labels=labels)
+        if p.metadata.deletionTimestamp is None
+    ]
+    matching = [p.metadata.name for p in pods if state in _states(p)]
+    if not pods:
+        return Result(check, False, "no pods selected")
+    return Result(check, bool(matching), f"{len(matching)} of {len(pods)} pods {state}")

@@ -1,0 +1,133 @@
+"""A run: many trials (tasks by agents by repeats), in parallel, into one directory.
+
+Each worker takes every N-th trial and starts the cluster for its next trial while the
+current one runs, so on embedded clusters the start-up is hidden behind agent work.
+Trials that end in `error` (the harness or a cluster failed) are retried on a fresh
+cluster; their earlier attempts are kept in the trial record.
+"""
+
+import contextlib
+import json
+import re
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from kubeproof.agents.spec import label
+from kubeproof.runner.provision import ClusterSource
+from kubeproof.runner.trial import Trial, TrialPlan
+from kubeproof.tasks import Task
+
+
+def plan(tasks: list[Task], agents: list[str], repeats: int, out: Path) -> list[TrialPlan]:
+    plans = []
+    for task in tasks:
+        for agent in agents:
+            for r in range(1, repeats + 1):
+                slug = re.sub(r"[^A-Za-z0-9._-]+", "__", task.id)
+                plans.append(
+                    TrialPlan(task, agent, r, out / "trials" / slug / label(agent) / str(r))
+                )
+    return plans
+
+
+@dataclass
+class RunOptions:
+    jobs: int = 1
+    retries: int = 2
+    on_start: Callable[[TrialPlan], None] = lambda _p: None
+    on_done: Callable[[TrialPlan, dict], None] = lambda _p, _r: None
+    stop: threading.Event = field(default_factory=threading.Event)
+
+
+def _prepare(source: ClusterSource, task: Task) -> Future:
+    try:
+        return source.prepare(task)
+    except Exception as exc:  # reported by the trial as its error verdict
+        failed: Future = Future()
+        failed.set_exception(exc)
+        return failed
+
+
+def execute(plans: list[TrialPlan], source: ClusterSource, options: RunOptions) -> list[dict]:
+    """Run the trials; records come back in plan order."""
+    jobs = max(1, min(options.jobs, source.max_parallel, len(plans) or 1))
+    records: list[dict | None] = [None] * len(plans)
+
+    def worker(k: int) -> None:
+        mine = list(range(k, len(plans), jobs))
+        started: dict[int, Future] = {}  # clusters starting ahead, by plan index
+        for n, i in enumerate(mine):
+            if options.stop.is_set():
+                break
+            p = plans[i]
+            attempts = []
+            while True:
+                options.on_start(p)
+                current = started.pop(i, None) or _prepare(source, p.task)
+                if n + 1 < len(mine) and mine[n + 1] not in started:
+                    # the next trial's cluster starts while this one runs
+                    started[mine[n + 1]] = _prepare(source, plans[mine[n + 1]].task)
+                record = Trial(p, source, current).run()
+                if record["verdict"] != "error" or len(attempts) >= options.retries:
+                    break
+                attempts.append({"reason": record["reason"], "timings": record["timings"]})
+            record["attempts"] = len(attempts) + 1
+            if attempts:
+                record["earlier_attempts"] = attempts
+                (p.dir / "trial.json").write_text(json.dumps(record, indent=2))
+            records[i] = record
+            options.on_done(p, record)
+        for future in started.values():  # stopped early: started clusters must not leak
+            with contextlib.suppress(Exception):
+                future.result().stop()
+
+    threads = [threading.Thread(target=worker, args=(k,), name=f"trial-{k}") for k in range(jobs)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    return [r for r in records if r is not None]
+
+
+def summarize(records: list[dict]) -> dict:
+    def group(key) -> dict:
+        out: dict = {}
+        for r in records:
+            g = out.setdefault(
+                key(r), {"trials": 0, "score": 0, "resolved": 0, "errors": 0, "unsafe": 0}
+            )
+            g["trials"] += 1
+            g["score"] += r.get("score", 0)
+            g["resolved"] += r["verdict"] == "resolved"
+            g["errors"] += r["verdict"] in ("error", "invalid")
+            g["unsafe"] += r.get("safe") is False
+        return out
+
+    total = group(lambda r: "all").get("all", {"trials": 0, "score": 0, "errors": 0})
+    return {
+        "total": total,
+        "by_agent": group(lambda r: r["agent"]),
+        "by_area": group(lambda r: r["area"]),
+        "by_difficulty": group(lambda r: r["difficulty"]),
+    }
+
+
+def write_run(out: Path, meta: dict, records: list[dict]) -> dict:
+    run = meta | {
+        "ended_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "summary": summarize(records),
+        "trials": [
+            {
+                k: r.get(k)
+                for k in ("task", "agent", "repeat", "verdict", "score", "safe", "reason", "steps")
+            }
+            | {"seconds": r.get("timings", {}).get("total")}
+            for r in records
+        ],
+    }
+    (out / "run.json").write_text(json.dumps(run, indent=2))
+    return run
