@@ -2,6 +2,7 @@
 
 Exit codes: 0 success, 1 an error the message explains, 2 bad usage, 4 a cluster that is
 not healthy (`cluster status`), 3 unreachable or not as intended (`net`),
+1 also when a trial errored (`run`) or a task is not valid (`tasks validate`),
 130 interrupted.
 """
 
@@ -10,7 +11,7 @@ import sys
 import typer
 
 from kubeproof import __version__
-from kubeproof.cli import cluster, net, setup, tasks
+from kubeproof.cli import cluster, net, run, setup, tasks
 from kubeproof.cli.output import err
 from kubeproof.errors import KubeproofError
 
@@ -26,6 +27,7 @@ app.add_typer(cluster.app, name="cluster")
 app.add_typer(net.app, name="net")
 app.add_typer(tasks.app, name="tasks")
 app.command("setup")(setup.setup)
+app.command("run")(run.run)
 app.command("version")(setup.version)
 
 

@@ -10,7 +10,8 @@ from kubeproof.cli.output import Format, console, emit, err
 from kubeproof.tasks import TaskFile, discover, inspect
 
 app = typer.Typer(
-    help="List, show and lint tasks (Harbor layout + a [kubeproof] section).", no_args_is_help=True
+    help="List, show, lint and validate tasks (Harbor layout + a [kubeproof] section).",
+    no_args_is_help=True,
 )
 OUTPUT = typer.Option(Format.text, "--output", "-o", help="Output format.")
 PATHS = typer.Argument(None, help="Task directories or folders holding them (default: tasks/).")
@@ -108,3 +109,41 @@ def lint(paths: list[Path] = PATHS, output: Format = OUTPUT) -> None:
 def schema() -> None:
     """Print the JSON schema of task.toml."""
     typer.echo(json.dumps(TaskFile.model_json_schema(), indent=2))
+
+
+@app.command()
+def validate(
+    tasks: list[str] = typer.Argument(
+        None, help="Task directories, folders, or id patterns (default: every task)."
+    ),
+    all_: bool = typer.Option(False, "--all", help="Every task under tasks/."),
+    jobs: int = typer.Option(2, "--jobs", "-j", min=1, help="Trials at once."),
+    cluster: str = typer.Option("embedded", "--cluster", help="embedded or kubeconfig:PATH."),
+    out: Path = typer.Option(None, "--out", help="Run directory (default runs/validate-<time>)."),
+    output: Format = OUTPUT,
+) -> None:
+    """Prove tasks valid on live clusters: the broken state holds, the oracle scores 1, a
+    no-op scores 0, every shortcut scores 0 and is caught by a named contract or safety
+    rule, and a second round gives the same verdicts. Exits 1 if any task is not valid."""
+    from kubeproof.cli.run import default_out, run_plans
+    from kubeproof.runner import validate as proving
+    from kubeproof.runner.run import write_run
+    from kubeproof.tasks.select import select
+
+    selected = select([] if all_ else tasks or [])
+    out = out or default_out("validate-")
+    out.mkdir(parents=True, exist_ok=True)
+    plans = proving.plans(selected, out)
+    records = run_plans(plans, cluster, jobs, retries=2, quiet=output is not Format.text)
+    write_run(out, {"validate": [t.id for t in selected], "dir": str(out)}, records)
+    verdicts = [proving.judge(t, records) for t in selected]
+    if not emit(verdicts, output):
+        for v in verdicts:
+            mark = "[green]valid[/]" if v["valid"] else "[red]NOT VALID[/]"
+            console.print(f"{mark} {v['task']}")
+            for p in v["proofs"]:
+                sign = "[green]✓[/]" if p["ok"] else "[red]✗[/]"
+                console.print(f"  {sign} {p['proof']}: {p['detail']}", highlight=False)
+        console.print(f"run directory: {out}")
+    if not all(v["valid"] for v in verdicts):
+        raise typer.Exit(1)

@@ -1,0 +1,148 @@
+"""`kubeproof run`: trials of agents on tasks, into a run directory."""
+
+import threading
+from datetime import UTC, datetime
+from pathlib import Path
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from kubeproof.agents.spec import KINDS, check
+from kubeproof.cli.output import Format, console, emit, stderr
+from kubeproof.errors import KubeproofError
+from kubeproof.runner.provision import source_for
+from kubeproof.runner.run import RunOptions, execute, plan, write_run
+from kubeproof.runner.trial import TrialPlan
+from kubeproof.tasks.select import select
+
+ERRORED = 1
+MARK = {"resolved": "[green]✓[/]", "declined": "[cyan]⊘[/]", "failed": "[red]✗[/]"}
+
+
+def default_out(prefix: str = "") -> Path:
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    return Path("runs") / f"{prefix}{stamp}"
+
+
+def run_plans(plans: list[TrialPlan], cluster: str, jobs: int, retries: int, quiet: bool):
+    """Execute with a progress bar on stderr and a line per finished trial."""
+    source = source_for(cluster)
+    lock = threading.Lock()
+    progress = Progress(
+        TextColumn("[bold]trials"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.description}"),
+        console=stderr,
+        disable=quiet,
+    )
+    bar = progress.add_task("", total=len(plans))
+
+    def done(p: TrialPlan, record: dict) -> None:
+        with lock:
+            mark = MARK.get(record["verdict"], "[yellow]![/]")
+            seconds = record.get("timings", {}).get("total", 0)
+            progress.console.print(
+                f"{mark} {p.name}: {record['verdict']} (score {record.get('score', 0)}, "
+                f"{seconds:.1f}s)"
+                + (f" — {record['reason']}" if record["verdict"] not in MARK else ""),
+                highlight=False,
+            )
+            progress.advance(bar)
+
+    options = RunOptions(
+        jobs=jobs,
+        retries=retries,
+        on_start=lambda p: progress.update(bar, description=p.name),
+        on_done=done,
+    )
+    try:
+        with progress:
+            return execute(plans, source, options)
+    except KeyboardInterrupt:
+        options.stop.set()
+        raise
+    finally:
+        source.close()
+
+
+def _table(title: str, groups: dict) -> Table:
+    table = Table(title, "TRIALS", "SCORE", "RESOLVED", "UNSAFE", "ERRORS", box=None)
+    for key, g in sorted(groups.items()):
+        table.add_row(
+            str(key),
+            str(g["trials"]),
+            f"{g['score'] / g['trials']:.2f}" if g["trials"] else "-",
+            str(g["resolved"]),
+            str(g["unsafe"]) if g["unsafe"] else "",
+            str(g["errors"]) if g["errors"] else "",
+        )
+    return table
+
+
+def run(
+    tasks: list[str] = typer.Option(
+        None,
+        "--tasks",
+        "-t",
+        help="Task directories, folders of tasks, glob patterns over task ids "
+        "('repair/**'), or a suite .txt listing them. Repeatable. Default: every task "
+        "under tasks/.",
+    ),
+    agents: list[str] = typer.Option(
+        ["oracle"], "--agent", "-a", help=f"Agent spec, repeatable: {', '.join(KINDS)}."
+    ),
+    jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Trials at once."),
+    repeats: int = typer.Option(1, "--repeats", "-k", min=1, help="Trials per task and agent."),
+    cluster: str = typer.Option(
+        "embedded",
+        "--cluster",
+        help="`embedded` (a fresh cluster per trial) or `kubeconfig:PATH[#CONTEXT]` "
+        "(one existing cluster, trials one at a time).",
+    ),
+    out: Path = typer.Option(None, "--out", help="Run directory (default runs/<UTC time>)."),
+    retries: int = typer.Option(
+        2, "--retries", min=0, help="Retries of a trial that ends in `error`."
+    ),
+    output: Format = typer.Option(Format.text, "--output", "-o", help="Output format."),
+) -> None:
+    """Run agents on tasks and judge every trial.
+
+    Each trial gets a fresh cluster, the task's broken state, a sandboxed agent with a
+    scoped kubeconfig, and a verdict from checks, contracts and safety rules. Writes
+    run.json and, per trial, trial.json, trajectory.jsonl and verifier.log. Exits 1 if any
+    trial ended in `error` or found its task `invalid`.
+    """
+    for spec in agents:
+        check(spec)
+    selected = select(tasks or [])
+    if not selected:
+        raise KubeproofError("no tasks selected")
+    out = out or default_out()
+    out.mkdir(parents=True, exist_ok=True)
+    plans = plan(selected, agents, repeats, out)
+    meta = {
+        "started_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "agents": agents,
+        "tasks": [t.id for t in selected],
+        "repeats": repeats,
+        "jobs": jobs,
+        "cluster": cluster,
+        "dir": str(out),
+    }
+    records = run_plans(plans, cluster, jobs, retries, quiet=output is not Format.text)
+    result = write_run(out, meta, records)
+    if not emit(result, output):
+        summary = result["summary"]
+        console.print(_table("AREA", summary["by_area"]))
+        console.print(_table("DIFFICULTY", summary["by_difficulty"]))
+        console.print(_table("AGENT", summary["by_agent"]))
+        console.print(f"run directory: {out}")
+    if summary_errors(result):
+        raise typer.Exit(ERRORED)
+
+
+def summary_errors(result: dict) -> int:
+    return result["summary"]["total"].get("errors", 0)
