@@ -33,8 +33,8 @@ def apply_environment(cluster: Cluster, task: Task) -> None:
                 "PATH": f"{os.path.dirname(kubectl_binary())}:{os.environ.get('PATH', '')}",
             }
             result = subprocess.run(
-                ["bash", str(step)],
-                cwd=task.root,
+                ["bash", str(step.resolve())],
+                cwd=task.root.resolve(),
                 env=env,
                 capture_output=True,
                 text=True,

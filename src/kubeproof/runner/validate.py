@@ -52,6 +52,10 @@ def judge(task: Task, records: list[dict]) -> dict:
         if r["verdict"] == "error":
             proofs.append(_proof(f"{r['agent']} #{r['repeat']} ran", False, r["reason"]))
     oracle, noop = by.get(("oracle", 1)), by.get(("noop", 1))
+
+    def ran(r: dict) -> bool:
+        return r["verdict"] not in ("error", "invalid")
+
     if oracle:
         proofs.append(
             _proof(
@@ -60,14 +64,18 @@ def judge(task: Task, records: list[dict]) -> dict:
         )
     if noop:
         proofs.append(
-            _proof("no-op scores 0", noop["score"] == 0, f"{noop['verdict']}: {noop['reason']}")
+            _proof(
+                "no-op scores 0",
+                ran(noop) and noop["score"] == 0,
+                f"{noop['verdict']}: {noop['reason']}",
+            )
         )
     for shortcut in task.shortcuts:
         r = by.get((f"script:{shortcut}", 1))
         if r is None:
             continue
         caught = _caught_by(r)
-        ok = r["score"] == 0 and bool(caught)
+        ok = ran(r) and r["score"] == 0 and bool(caught)
         detail = (
             f"caught by {', '.join(caught)}"
             if caught
@@ -77,7 +85,7 @@ def judge(task: Task, records: list[dict]) -> dict:
     for agent in ("noop", "oracle"):
         one, two = by.get((agent, 1)), by.get((agent, 2))
         if one and two:
-            same = (one["verdict"], one["score"]) == (two["verdict"], two["score"])
+            same = ran(one) and (one["verdict"], one["score"]) == (two["verdict"], two["score"])
             proofs.append(
                 _proof(
                     f"{agent} repeats",

@@ -133,15 +133,35 @@ def permission(
 
 
 def connectivity(client: Client, source: str, target: str, allowed: bool = True) -> Result:
-    """netsim over the live objects: can `source` (ns/pod) reach `target` (host:port)."""
+    """netsim over the live objects: can `source` reach `target` (host:port). The source is
+    a pod (`ns/pod`) or every running pod a selector picks (`ns/app=checkout,tier=web`)."""
     from kubeproof.netsim import Network
     from kubeproof.netsim.live import read
 
-    verdict = Network.from_objects(read(client)).connect(source, target)
-    reason = f"{verdict.code}: {verdict.reason}" + (
-        f" ({verdict.steps[-1]})" if verdict.steps else ""
-    )
-    return Result(f"connectivity {source} -> {target}", verdict.allowed == allowed, reason)
+    check = f"connectivity {source} -> {target}"
+    network = Network.from_objects(read(client))
+    namespace, _, who = source.rpartition("/")
+    if "=" in who:
+        want = dict(pair.split("=", 1) for pair in who.split(","))
+        sources = [
+            f"{namespace}/{p.name}"
+            for p in network.objects.pods.values()
+            if p.namespace == namespace
+            and want.items() <= (p.obj["metadata"].get("labels") or {}).items()
+            and p.obj.get("status", {}).get("phase") == "Running"
+        ]
+        if not sources:
+            return Result(check, False, f"no running pod in {namespace} matches {who}")
+    else:
+        sources = [source]
+    for src in sorted(sources):
+        verdict = network.connect(src, target)
+        reason = f"{verdict.code}: {verdict.reason}" + (
+            f" ({verdict.steps[-1]})" if verdict.steps else ""
+        )
+        if verdict.allowed != allowed:
+            return Result(check, False, f"from {src}: {reason}")
+    return Result(check, True, f"from {len(sources)} pod(s): {reason}")
 
 
 def log_contains(

@@ -26,7 +26,7 @@ def _current(client: Client, kind: str, namespace: str | None, name: str) -> dic
 def uid_preserved(
     client: Client, baseline: Baseline, kind: str, namespace: str, name: str
 ) -> Result:
-    contract = f"uid_preserved {kind} {namespace}/{name}"
+    contract = f"uid_preserved {kind} {namespace + '/' if namespace else ''}{name}"
     before = baseline.get(kind, namespace, name)
     if before is None:
         return Result(contract, False, "not in the baseline", "contract")
@@ -70,7 +70,7 @@ def no_bare_pods(client: Client, namespace: str) -> Result:
 def fields_unchanged(
     client: Client, baseline: Baseline, kind: str, namespace: str, name: str, paths: list[str]
 ) -> Result:
-    contract = f"fields_unchanged {kind} {namespace}/{name}"
+    contract = f"fields_unchanged {kind} {namespace + '/' if namespace else ''}{name}"
     before = baseline.get(kind, namespace, name)
     now = _current(client, kind, namespace, name)
     if before is None or now is None:
