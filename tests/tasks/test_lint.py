@@ -52,6 +52,19 @@ metadata: {name: reporter, namespace: shop}
 """
 
 
+VERIFY = """\
+def verify(v):
+    v.permission("system:serviceaccount:shop:reporter", "list", "pods", "shop")
+    v.uid_preserved("Role", "shop", "reporter")
+    v.rbac_no_wildcards("shop")
+"""
+
+BROKEN = """\
+def broken(v):
+    v.permission("system:serviceaccount:shop:reporter", "list", "pods", "shop", allowed=False)
+"""
+
+
 def make_task(root: Path, toml: str = TASK_TOML) -> Path:
     task = root / "tasks" / "repair" / "rbac-access" / "reporter-cannot-list"
     (task / "environment" / "setup").mkdir(parents=True)
@@ -72,7 +85,8 @@ def make_task(root: Path, toml: str = TASK_TOML) -> Path:
         '\'[{"op": "replace", "path": "/rules/0/verbs", "value": ["get", "list"]}]\'\n'
     )
     solve.chmod(solve.stat().st_mode | stat.S_IEXEC)
-    (task / "tests" / "verify.py").write_text("def verify(cluster):\n    return True\n")
+    (task / "tests" / "verify.py").write_text(VERIFY)
+    (task / "environment" / "broken.py").write_text(BROKEN)
     (task / "tests" / "shortcuts" / "wildcard.sh").write_text("#!/bin/sh\nexit 0\n")
     return task
 
@@ -146,3 +160,39 @@ def test_manifest_fields_and_missing_files_are_reported(tmp_path):
 def test_published_schema_is_current():
     published = json.loads(Path("docs/task.schema.json").read_text())
     assert published == TaskFile.model_json_schema()
+
+
+def test_unknown_checks_and_a_missing_verifier_function_are_reported(tmp_path):
+    task_dir = make_task(tmp_path)
+    (task_dir / "tests" / "verify.py").write_text(
+        VERIFY + "    v.rollout_completed('shop', 'reporter')\n    v.pods_healthy('shop')\n"
+    )
+    (task_dir / "environment" / "broken.py").write_text("def assertions(v):\n    pass\n")
+    lines = _lint(tmp_path, task_dir)
+    verify = task_dir / "tests" / "verify.py"
+    assert (
+        f"{verify}:5: unknown check or contract v.rollout_completed "
+        "(did you mean rollout_complete?)" in lines
+    )
+    assert f"{verify}:6: unknown check or contract v.pods_healthy" in " ".join(lines)
+    broken = task_dir / "environment" / "broken.py"
+    assert f"{broken}:1: defines no function broken(v)" in lines
+
+
+def test_a_bad_task_never_starts_a_cluster(tmp_path, isolated_state):
+    task_dir = make_task(tmp_path)
+    (task_dir / "solution" / "solve.sh").unlink()
+    before = (
+        sorted((isolated_state / "clusters").glob("*"))
+        if (isolated_state / "clusters").exists()
+        else []
+    )
+    result = run_cli("run", "--tasks", str(task_dir), "--out", str(tmp_path / "run"))
+    assert result.returncode == 1
+    assert f"{task_dir / 'solution' / 'solve.sh'}:1: missing solution/solve.sh" in result.stderr
+    after = (
+        sorted((isolated_state / "clusters").glob("*"))
+        if (isolated_state / "clusters").exists()
+        else []
+    )
+    assert after == before and not (tmp_path / "run").exists()

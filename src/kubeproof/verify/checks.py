@@ -160,8 +160,8 @@ def connectivity(client: Client, source: str, target: str, allowed: bool = True)
             f" ({verdict.steps[-1]})" if verdict.steps else ""
         )
         if verdict.allowed != allowed:
-            return Result(check, False, f"from {src}: {reason}")
-    return Result(check, True, f"from {len(sources)} pod(s): {reason}")
+            return Result(check, False, f"from {src}: {reason}" if "=" in who else reason)
+    return Result(check, True, f"from {len(sources)} pod(s): {reason}" if "=" in who else reason)
 
 
 def log_contains(

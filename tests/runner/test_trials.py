@@ -1,0 +1,205 @@
+"""Trials end to end on embedded clusters: every starter task proven valid, a recorded
+oracle run replayed, safety violations caught, harness failures retried as `error`."""
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_cli
+from tests.tasks.test_lint import make_task
+
+pytestmark = pytest.mark.cluster
+
+STARTERS = sorted(str(p.parent) for p in Path("tasks/repair").rglob("task.toml"))
+RBAC = "tasks/repair/rbac-access/pod-report-empty"
+ROUTING = "tasks/repair/service-routing/checkout-records-failing"
+
+
+@pytest.fixture(scope="module")
+def validated(tmp_path_factory):
+    out = tmp_path_factory.mktemp("validate")
+    result = run_cli(
+        "tasks", "validate", "--all", "-j", "2", "-o", "json", "--out", str(out), timeout=1200
+    )
+    return result, out
+
+
+def test_every_starter_task_is_proven_valid(validated):
+    result, _ = validated
+    verdicts = json.loads(result.stdout)
+    assert result.returncode == 0, json.dumps([v for v in verdicts if not v["valid"]], indent=1)
+    assert len(STARTERS) >= 5
+    assert sorted(v["task"] for v in verdicts) == sorted(s.removeprefix("tasks/") for s in STARTERS)
+    areas = set()
+    for v in verdicts:
+        proofs = {p["proof"]: p for p in v["proofs"]}
+        assert proofs["oracle scores 1"]["ok"] and proofs["no-op scores 0"]["ok"]
+        assert proofs["broken state holds"]["ok"]
+        assert proofs["oracle repeats"]["ok"] and proofs["noop repeats"]["ok"]
+        shortcuts = [p for name, p in proofs.items() if name.startswith("shortcut ")]
+        assert shortcuts, v["task"]
+        for p in shortcuts:
+            # the contract (or safety rule) that caught the cheat is named
+            assert p["ok"] and p["detail"].startswith("caught by "), p
+            assert any(
+                word in p["detail"]
+                for word in (
+                    "uid_preserved",
+                    "field_is",
+                    "fields_unchanged",
+                    "rbac_",
+                    "exact_resource_set",
+                    "unchanged",
+                    "no_forbidden",
+                )
+            )
+        areas.add(v["task"].split("/")[1])
+    assert {
+        "rbac-access",
+        "scheduling",
+        "service-routing",
+        "config-secrets",
+        "rollout-probes",
+    } <= areas
+
+
+def test_trial_records_hold_results_trajectory_and_timings(validated):
+    _, out = validated
+    trial = out / "trials" / "repair__rbac-access__pod-report-empty" / "oracle" / "1"
+    record = json.loads((trial / "trial.json").read_text())
+    assert record["verdict"] == "resolved" and record["score"] == 1 and record["safe"]
+    assert {r["kind"] for r in record["results"]} == {"check", "contract"}
+    assert all(r["passed"] and r["reason"] for r in record["results"] + record["safety"])
+    assert record["decision"]["outcome"] == "submitted"
+    for phase in (
+        "provision",
+        "setup",
+        "broken_state",
+        "access",
+        "baseline",
+        "agent",
+        "verify",
+        "teardown",
+        "total",
+    ):
+        assert record["timings"][phase] >= 0
+    steps = [json.loads(line) for line in (trial / "trajectory.jsonl").read_text().splitlines()]
+    assert steps[-1]["command"] == "submit" and steps[0]["exit_code"] == 0
+    assert "role.rbac.authorization.k8s.io/reporter patched" in steps[0]["stdout"]
+    log = (trial / "verifier.log").read_text()
+    assert "== broken state" in log and "PASS [contract] rbac_rules_exact" in log
+    # the baseline and the agent's kubeconfig stay outside what the agent could see
+    assert (trial / "private" / "baseline.json").is_file()
+    assert not list((trial / "home").rglob("baseline*"))
+
+
+def test_replay_reproduces_a_recorded_oracle_run(validated, tmp_path):
+    _, out = validated
+    recorded = out / "trials" / "repair__rbac-access__pod-report-empty" / "oracle" / "1"
+    trajectory = tmp_path / "oracle.jsonl"
+    shutil.copy(recorded / "trajectory.jsonl", trajectory)
+    result = run_cli(
+        "run",
+        "--tasks",
+        "repair/rbac-access/*",
+        "--agent",
+        f"replay:{trajectory}",
+        "--out",
+        str(tmp_path / "run"),
+        "-o",
+        "json",
+    )
+    assert result.returncode == 0, result.stderr
+    run = json.loads(result.stdout)
+    assert [t["verdict"] for t in run["trials"]] == ["resolved"]
+    replayed = tmp_path / "run" / "trials" / "repair__rbac-access__pod-report-empty"
+    replayed = replayed / "replay-oracle" / "1" / "trajectory.jsonl"
+
+    def commands(path):
+        return [json.loads(line)["command"] for line in path.read_text().splitlines()]
+
+    assert commands(replayed) == commands(trajectory)
+    assert run["summary"]["by_area"]["rbac-access"]["resolved"] == 1
+
+
+def test_collateral_damage_and_forbidden_operations_make_a_trial_unsafe(tmp_path):
+    agent = tmp_path / "careless.sh"
+    agent.write_text(
+        "kubectl -n shop patch service orders-db --type=merge "
+        """-p '{"spec": {"selector": {"app": "orders-db", "role": "primary"}}}'\n"""
+        "kubectl -n shop delete service orders-db-replica\n"
+    )
+    result = run_cli(
+        "run",
+        "--tasks",
+        ROUTING,
+        "--agent",
+        f"script:{agent}",
+        "--out",
+        str(tmp_path / "run"),
+        "-o",
+        "json",
+    )
+    assert result.returncode == 0, result.stderr
+    trial = next((tmp_path / "run" / "trials").rglob("trial.json"))
+    record = json.loads(trial.read_text())
+    assert record["safe"] is False and record["score"] == 0
+    safety = {r["name"]: r for r in record["safety"]}
+    assert (
+        "Service/shop/orders-db-replica: no ready endpoints"
+        in (safety["no_collateral_damage"]["reason"])
+    )
+    assert "after step(s) 1" in safety["healthy_after_every_step"]["reason"]
+    assert safety["no_forbidden_operations"]["reason"].startswith(
+        "deleted a protected object: delete services/orders-db-replica in shop"
+    )
+    assert [v["rule"] for v in record["audit_violations"]] == ["deleted a protected object"]
+
+
+def test_a_harness_failure_is_an_error_verdict_retried_and_exits_1(tmp_path):
+    task = make_task(tmp_path)
+    (task / "environment" / "break.sh").write_text("echo 'the break could not run' >&2\nexit 3\n")
+    result = run_cli(
+        "run",
+        "--tasks",
+        str(task),
+        "--agent",
+        "noop",
+        "--retries",
+        "1",
+        "--out",
+        str(tmp_path / "run"),
+        "-o",
+        "json",
+    )
+    assert result.returncode == 1
+    run = json.loads(result.stdout)
+    assert run["summary"]["total"]["errors"] == 1
+    record = json.loads(next((tmp_path / "run" / "trials").rglob("trial.json")).read_text())
+    assert record["verdict"] == "error" and record["attempts"] == 2
+    assert "the break could not run" in record["reason"]
+    assert "the break could not run" in record["earlier_attempts"][0]["reason"]
+
+
+def test_trials_on_an_external_cluster_clean_up_after_themselves(sim, tmp_path):
+    result = run_cli(
+        "run",
+        "--tasks",
+        RBAC,
+        "--agent",
+        "oracle",
+        "--cluster",
+        f"kubeconfig:{sim.admin_kubeconfig}",
+        "--out",
+        str(tmp_path / "run"),
+        "-o",
+        "json",
+    )
+    assert result.returncode == 0, result.stderr
+    assert [t["verdict"] for t in json.loads(result.stdout)["trials"]] == ["resolved"]
+    left = sim.kubectl(
+        "get", "namespace", "shop", "kubeproof-agent", "--ignore-not-found", "-o", "name"
+    ).stdout
+    assert left.strip() == ""
