@@ -203,3 +203,30 @@ def test_trials_on_an_external_cluster_clean_up_after_themselves(sim, tmp_path):
         "get", "namespace", "shop", "kubeproof-agent", "--ignore-not-found", "-o", "name"
     ).stdout
     assert left.strip() == ""
+
+
+def test_an_agent_in_a_trial_sees_none_of_the_harness_files(validated, tmp_path):
+    _, earlier = validated
+    out = tmp_path / "run"
+    own = out / "trials" / "repair__rbac-access__pod-report-empty" / "replay-probe" / "1"
+    other = earlier / "trials" / "repair__rbac-access__pod-report-empty" / "oracle" / "1"
+    secrets = [
+        own / "private" / "baseline.json",
+        own / "private" / "agent.kubeconfig",
+        own / "verifier.log",
+        Path(RBAC, "tests", "verify.py").resolve(),
+        Path(RBAC, "solution", "solve.sh").resolve(),
+        other / "trajectory.jsonl",
+        other / "private" / "baseline.json",
+    ]
+    probe = tmp_path / "probe.txt"
+    probe.write_text("".join(f"cat {p}\n" for p in secrets) + "env\n")
+    result = run_cli(
+        "run", "--tasks", RBAC, "--agent", f"replay:{probe}", "--out", str(out), "-o", "json"
+    )
+    assert result.returncode == 0, result.stderr
+    steps = [json.loads(line) for line in (own / "trajectory.jsonl").read_text().splitlines()]
+    for path, step in zip(secrets, steps, strict=False):
+        assert step["exit_code"] != 0 and "No such file" in step["stderr"], path
+    env = steps[len(secrets)]["stdout"]
+    assert "KUBEPROOF" not in env and "client-key" not in env and str(tmp_path) not in env
