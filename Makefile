@@ -34,6 +34,7 @@ bench: setup
 	$(BIN)/python benchmarks/cluster_start.py
 	$(BIN)/python benchmarks/nodesim.py
 	$(BIN)/python benchmarks/netsim.py
+	$(BIN)/python benchmarks/trial.py
 
 clean:
 	$(BIN)/kubeproof cluster down --all || true

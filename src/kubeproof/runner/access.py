@@ -4,6 +4,8 @@ to exactly the rules the task grants, and a token kubeconfig for the sandbox."""
 from collections import defaultdict
 from pathlib import Path
 
+from lightkube import ApiError
+
 from kubeproof.cluster.base import Cluster
 from kubeproof.cluster.kubeconfig import write_token_kubeconfig
 from kubeproof.errors import KubeproofError
@@ -83,24 +85,26 @@ def manifests(task: Task) -> list[dict]:
 
 def grant(cluster: Cluster, task: Task, out: Path, ca_pem: bytes) -> Path:
     """Create the agent's identity and write its kubeconfig to `out`."""
-    import yaml
+    from lightkube.codecs import from_dict
+    from lightkube.models.authentication_v1 import TokenRequestSpec
+    from lightkube.models.meta_v1 import ObjectMeta
+    from lightkube.resources.core_v1 import ServiceAccountToken
 
-    body = yaml.safe_dump_all(manifests(task))
-    applied = cluster.kubectl(
-        "apply",
-        "--server-side",
-        "--field-manager=kubeproof-setup",
-        "-f",
-        "-",
-        input=body,
-        check=False,
-    )
-    if applied.returncode != 0:
-        raise KubeproofError(f"cannot create the agent's access: {applied.stderr.strip()}")
-    lifetime = int(task.spec.agent.timeout_sec + task.spec.kubeproof.setup_timeout_sec + 600)
-    token = cluster.kubectl(
-        "create", "token", AGENT, "-n", AGENT_NAMESPACE, f"--duration={lifetime}s"
-    ).stdout.strip()
+    client = cluster.client()
+    try:
+        for doc in manifests(task):
+            client.apply(from_dict(doc), field_manager="kubeproof-setup", force=True)
+        lifetime = int(task.spec.agent.timeout_sec + task.spec.kubeproof.setup_timeout_sec + 600)
+        issued = client.create(
+            ServiceAccountToken(
+                metadata=ObjectMeta(name=AGENT, namespace=AGENT_NAMESPACE),
+                spec=TokenRequestSpec(audiences=[], expirationSeconds=lifetime),
+            ),
+            AGENT,
+            namespace=AGENT_NAMESPACE,
+        )
+    except ApiError as exc:
+        raise KubeproofError(f"cannot create the agent's access: {exc.status.message}") from exc
     namespaces = [p.namespace for p in task.spec.kubeproof.permissions if p.namespace]
     return write_token_kubeconfig(
         out,
@@ -108,6 +112,6 @@ def grant(cluster: Cluster, task: Task, out: Path, ca_pem: bytes) -> Path:
         server=cluster.server,
         ca_pem=ca_pem,
         user=AGENT,
-        token=token,
+        token=issued.status.token,
         namespace=namespaces[0] if namespaces else None,
     )

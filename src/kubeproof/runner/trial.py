@@ -10,7 +10,6 @@ import json
 import shutil
 import time
 import traceback
-from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -18,6 +17,7 @@ from pathlib import Path
 
 import yaml
 
+from kubeproof.agents.builtin import Agent
 from kubeproof.agents.sandbox import Sandbox
 from kubeproof.agents.session import BudgetExhausted, Session, install_tools
 from kubeproof.agents.spec import build, label
@@ -82,13 +82,16 @@ class Trial:
         plan: TrialPlan,
         source: ClusterSource,
         cluster: "Future[Cluster]",
-        log: Callable[[str], None] = lambda _m: None,
+        agent: Agent | None = None,
     ):
         self.plan = plan
         self.task = plan.task
         self.source = source
         self.future = cluster
-        self.log = log
+        self.agent = agent  # instead of the plan's spec (benchmarks, embedding programs)
+        self.cluster: Cluster | None = None
+        self.baseline: Baseline | None = None
+        self.monitor: SafetyMonitor | None = None
         self.timings: dict[str, float] = {}
         self.record: dict = {}
 
@@ -179,10 +182,11 @@ class Trial:
         baseline.save(d / "private" / "baseline.json")
         audit = getattr(cluster, "audit_log", None)
         monitor = SafetyMonitor(client, baseline, AGENT_USER, audit)
+        self.cluster, self.baseline, self.monitor = cluster, baseline, monitor
         t = self._phase("baseline", t)
         self.timings["agent_ready"] = round(sum(self.timings.values()), 3)
 
-        agent = build(self.plan.agent, task)
+        agent = self.agent or build(self.plan.agent, task)
         sandbox = Sandbox(
             kubeconfig,
             d / "home",
