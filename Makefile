@@ -6,7 +6,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: venv setup demo test lint bench clean
+.PHONY: venv setup demo cluster-demo test lint bench clean
 
 $(BIN)/kubeproof: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,9 @@ setup: venv
 
 demo: setup
 	PATH=$(CURDIR)/$(BIN):$$PATH bash scripts/demo.sh
+
+cluster-demo: setup
+	PATH=$(CURDIR)/$(BIN):$$PATH bash scripts/cluster-demo.sh
 
 lint: venv
 	$(BIN)/ruff check src tests benchmarks

@@ -20,6 +20,7 @@ app = typer.Typer(
     help="Benchmark AI agents on Kubernetes operations and prove what they did.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    rich_markup_mode="markdown",
     add_completion=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )

@@ -57,9 +57,13 @@ def execute(plans: list[TrialPlan], source: ClusterSource, options: RunOptions) 
     jobs = max(1, min(options.jobs, source.max_parallel, len(plans) or 1))
     records: list[dict | None] = [None] * len(plans)
 
+    first = {k: _prepare(source, plans[k].task) for k in range(min(jobs, len(plans)))}
+
     def worker(k: int) -> None:
         mine = list(range(k, len(plans), jobs))
-        started: dict[int, Future] = {}  # clusters starting ahead, by plan index
+        # clusters starting ahead, by plan index; every worker's first one is asked for
+        # before any second one, so no worker waits behind another's prefetch
+        started: dict[int, Future] = {k: first[k]} if k in first else {}
         for n, i in enumerate(mine):
             if options.stop.is_set():
                 break
@@ -68,6 +72,7 @@ def execute(plans: list[TrialPlan], source: ClusterSource, options: RunOptions) 
             while True:
                 options.on_start(p)
                 current = started.pop(i, None) or _prepare(source, p.task)
+                current.exception()  # wait for this trial's cluster before asking for more
                 if n + 1 < len(mine) and mine[n + 1] not in started:
                     # the next trial's cluster starts while this one runs
                     started[mine[n + 1]] = _prepare(source, plans[mine[n + 1]].task)
