@@ -90,3 +90,54 @@ def test_wildcard_rbac_is_a_broken_contract(cluster, baseline, ns):
     )
     wild = contracts.rbac_no_wildcards(client, ns)
     assert not wild.passed and wild.reason == "wildcard rules in reader"
+
+
+def test_distractors_and_namespaces_must_stay_untouched(cluster, baseline, ns):
+    client = cluster.client()
+    assert contracts.unchanged(client, baseline, "Role", ns, "reader").passed
+    assert contracts.namespace_untouched(client, baseline, ns).passed
+    cluster.kubectl("label", "role", "reader", "team=x", "-n", ns)
+    cluster.kubectl("create", "configmap", "extra", "-n", ns)
+    edited = contracts.unchanged(client, baseline, "Role", ns, "reader")
+    assert not edited.passed and edited.reason == "changed: metadata.labels.team"
+    touched = contracts.namespace_untouched(client, baseline, ns)
+    assert not touched.passed
+    assert "added ConfigMap extra" in touched.reason and "Role reader changed" in touched.reason
+
+
+def test_rbac_must_be_exactly_the_rules_asked_and_namespaced(cluster, baseline, ns):
+    client = cluster.client()
+    want = [{"apiGroups": [""], "resources": ["pods"], "verbs": ["get"]}]
+    assert contracts.rbac_rules_exact(client, ns, "reader", want).passed
+    cluster.kubectl(
+        "patch",
+        "role",
+        "reader",
+        "-n",
+        ns,
+        "--type=json",
+        "-p",
+        '[{"op":"add","path":"/rules/-","value":'
+        '{"apiGroups":[""],"resources":["secrets"],"verbs":["list"]}}]',
+    )
+    more = contracts.rbac_rules_exact(client, ns, "reader", want)
+    assert not more.passed and more.reason == "grants more: list secrets"
+    assert contracts.no_new_cluster_rbac(client, baseline).passed
+    name = f"{ns}-wide"
+    cluster.kubectl("create", "clusterrole", name, "--verb=get", "--resource=pods")
+    try:
+        wide = contracts.no_new_cluster_rbac(client, baseline)
+        assert not wide.passed and wide.reason == f"created ClusterRole {name}"
+    finally:
+        cluster.kubectl("delete", "clusterrole", name)
+
+
+def test_pods_wearing_a_deployments_labels_must_be_its_own(cluster, baseline, ns):
+    client = cluster.client()
+    cluster.kubectl("run", "impostor", "--image=nginx:1.27", "--labels=app=api", "-n", ns)
+    chain = contracts.ownership_chain(client, ns, "api")
+    assert not chain.passed and chain.reason.endswith(": impostor")
+    demanded = contracts.field_is(
+        client, "Deployment", ns, "api", "spec.template.spec.containers[0].readinessProbe", None
+    )
+    assert not demanded.passed and "is not set" in demanded.reason

@@ -175,8 +175,10 @@ def namespace_untouched(client: Client, baseline: Baseline, namespace: str) -> R
             continue
         before = baseline.names(kind, namespace)
         now = {o.metadata.name for o in client.list(resource(kind), namespace=namespace)}
-        if kind == "ConfigMap":  # published by the controller manager
-            before.discard("kube-root-ca.crt"), now.discard("kube-root-ca.crt")
+        made_by_controllers = {"ConfigMap": "kube-root-ca.crt", "ServiceAccount": "default"}
+        if kind in made_by_controllers:
+            before.discard(made_by_controllers[kind])
+            now.discard(made_by_controllers[kind])
         problems += [f"added {kind} {n}" for n in sorted(now - before)]
         problems += [f"removed {kind} {n}" for n in sorted(before - now)]
         for n in sorted(before & now):
