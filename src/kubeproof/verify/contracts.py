@@ -134,6 +134,10 @@ def _authored(obj: dict) -> dict:
 
 
 def _diff(before, after, path: str = "") -> list[str]:
+    if isinstance(before, dict) and after is None:
+        after = {}
+    if isinstance(after, dict) and before is None:
+        before = {}
     if isinstance(before, dict) and isinstance(after, dict):
         out = []
         for k in sorted(set(before) | set(after)):
