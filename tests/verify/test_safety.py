@@ -67,3 +67,9 @@ def test_collateral_is_what_was_healthy_and_no_longer_is():
     assert collateral({"Service/shop/web": 2}, {}) == [
         "Service/shop/web: no ready endpoints (had 2)"
     ]
+
+
+def test_a_task_may_allow_deleting_named_objects():
+    stale = event("delete", "configmaps", "shop", "settings")
+    assert classify(stale, BASELINE, ("ConfigMap/shop/sett*",)) is None
+    assert classify(stale, BASELINE, ("Deployment/shop/*",)) == "deleted a protected object"

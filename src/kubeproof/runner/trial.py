@@ -181,7 +181,9 @@ class Trial:
         baseline.health = health(client)
         baseline.save(d / "private" / "baseline.json")
         audit = getattr(cluster, "audit_log", None)
-        monitor = SafetyMonitor(client, baseline, AGENT_USER, audit)
+        monitor = SafetyMonitor(
+            client, baseline, AGENT_USER, audit, allowed_deletions=tuple(spec.allowed_deletions)
+        )
         self.cluster, self.baseline, self.monitor = cluster, baseline, monitor
         t = self._phase("baseline", t)
         self.timings["agent_ready"] = round(sum(self.timings.values()), 3)

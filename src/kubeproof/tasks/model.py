@@ -62,6 +62,9 @@ class Kubeproof(_Strict):
     nodes: Nodes = Field(default_factory=Nodes)
     permissions: list[Permission] = Field(min_length=1)
     root_causes: list[RootCause] = Field(default_factory=list)
+    # Baseline objects the fix may delete without breaking safety ("Kind/namespace/name",
+    # shell-style patterns): a stale Job, a stuck pod's PVC... Everything else is protected.
+    allowed_deletions: list[str] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _declined_tasks_have_no_root_cause(self):

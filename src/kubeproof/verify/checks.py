@@ -237,3 +237,57 @@ def pods_in_state(client: Client, namespace: str, labels: dict[str, str], state:
     if not pods:
         return Result(check, False, "no pods selected")
     return Result(check, bool(matching), f"{len(matching)} of {len(pods)} pods {state}")
+
+
+def _get(client: Client, api_version: str, kind: str, name: str, namespace: str | None):
+    """(object as a dict, None) or (None, a reason it could not be read)."""
+    try:
+        resource = resource_registry.load(api_version, kind)
+    except Exception:  # lightkube raises LoadResourceError for kinds it cannot find
+        resource = None
+    if resource is None:
+        return None, f"unknown kind {api_version} {kind}"
+    try:
+        obj = client.get(resource, name, namespace=namespace)
+    except ApiError as exc:
+        return None, f"{kind} {name}: {exc.status.message}"
+    return (obj.to_dict() if hasattr(obj, "to_dict") else dict(obj)), None
+
+
+def condition(
+    client: Client,
+    api_version: str,
+    kind: str,
+    name: str,
+    type: str,
+    status: str = "True",
+    namespace: str | None = None,
+) -> Result:
+    """The object's status condition `type` has `status`: a Node `Ready`, an HPA
+    `ScalingActive`, a Deployment `Available`, a Job `Complete`."""
+    check = f"condition {kind}/{name} {type}={status}"
+    obj, problem = _get(client, api_version, kind, name, namespace)
+    if problem:
+        return Result(check, False, problem)
+    found = [c for c in (obj.get("status") or {}).get("conditions") or [] if c["type"] == type]
+    if not found:
+        return Result(check, False, f"no {type} condition")
+    c = found[0]
+    detail = ": ".join(x for x in (c.get("reason"), c.get("message")) if x)
+    return Result(
+        check, c["status"] == status, f"{type}={c['status']}" + (f" ({detail})" if detail else "")
+    )
+
+
+def field_absent(
+    client: Client, api_version: str, kind: str, name: str, path: str, namespace: str | None = None
+) -> Result:
+    """The field is unset or null (a node no longer `spec.unschedulable`, a CronJob not
+    `spec.suspend`-ed... when absence is the healthy state)."""
+    check = f"field_absent {kind}/{name} {path}"
+    obj, problem = _get(client, api_version, kind, name, namespace)
+    if problem:
+        return Result(check, False, problem)
+    value = get_path(obj, path)
+    ok = missing(value) or value in (None, False)
+    return Result(check, ok, f"{path} is not set" if ok else f"{path} = {value!r}")
