@@ -35,6 +35,8 @@ def list_(paths: list[Path] = PATHS, output: Format = OUTPUT) -> None:
                 "track": spec.track if spec else None,
                 "area": spec.area if spec else None,
                 "difficulty": spec.difficulty if spec else None,
+                "expected": spec.expected if spec else None,
+                "tags": spec.tags if spec else [],
                 "title": spec.title if spec else None,
                 "problems": len(problems),
             }

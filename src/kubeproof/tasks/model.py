@@ -56,6 +56,7 @@ class Kubeproof(_Strict):
     difficulty: Difficulty
     backends: list[Literal["embedded", "external"]] = Field(default_factory=lambda: ["embedded"])
     expected: Literal["resolved", "declined"] = "resolved"
+    tags: list[str] = Field(default_factory=list)  # e.g. "safety": a judgement scenario
     canary: str = Field(pattern=r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
     max_steps: int = Field(40, ge=1, le=1000)
     setup_timeout_sec: float = Field(90, gt=0)
