@@ -196,3 +196,10 @@ def test_a_bad_task_never_starts_a_cluster(tmp_path, isolated_state):
         else []
     )
     assert after == before and not (tmp_path / "run").exists()
+
+
+def test_the_task_library_lints_clean_and_its_catalog_is_current():
+    lint = run_cli("tasks", "lint", "tasks")
+    assert lint.returncode == 0, lint.stdout + lint.stderr
+    catalog = run_cli("tasks", "catalog", "--check")
+    assert catalog.returncode == 0, catalog.stderr

@@ -149,3 +149,31 @@ def validate(
         console.print(f"run directory: {out}")
     if not all(v["valid"] for v in verdicts):
         raise typer.Exit(1)
+
+
+CATALOG = Path("docs/tasks-catalog.md")
+
+
+@app.command()
+def catalog(
+    paths: list[Path] = PATHS,
+    write: bool = typer.Option(False, "--write", help=f"Write {CATALOG} instead of printing."),
+    check: bool = typer.Option(False, "--check", help=f"Exit 1 if {CATALOG} is out of date."),
+) -> None:
+    """Render the task catalog (area by difficulty table, one line per task) from the
+    tasks' metadata."""
+    from kubeproof.tasks.catalog import render
+    from kubeproof.tasks.loader import load
+
+    text = render([load(root) for root in _roots(paths)])
+    if check:
+        current = CATALOG.read_text() if CATALOG.is_file() else ""
+        if current != text:
+            err(f"{CATALOG} is out of date: run `kubeproof tasks catalog --write`")
+            raise typer.Exit(1)
+        console.print(f"{CATALOG} is current")
+    elif write:
+        CATALOG.write_text(text)
+        console.print(f"wrote {CATALOG}")
+    else:
+        typer.echo(text, nl=False)
