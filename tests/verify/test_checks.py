@@ -162,3 +162,32 @@ def test_field_paths_and_quantities():
     assert get_path(obj, "spec.containers[1].image") == "b"
     assert equal("500m", "0.5", quantity=True) and equal("1Gi", "1024Mi", quantity=True)
     assert not equal("1G", "1Gi", quantity=True)
+
+
+def test_conditions_states_and_absent_fields(live, sim):
+    available = checks.condition(
+        live, "apps/v1", "Deployment", "web", "Available", namespace="verify"
+    )
+    assert available.passed and available.reason.startswith("Available=True")
+    node = checks.condition(live, "v1", "Node", "node-1", "Ready")
+    assert node.passed
+    unknown = checks.condition(
+        live, "apps/v1", "Deployment", "web", "Imaginary", namespace="verify"
+    )
+    assert not unknown.passed and unknown.reason == "no Imaginary condition"
+    pulling = wait_for(
+        lambda: (
+            checks.pods_in_state(live, "verify", {"app": "broken"}, "ImagePullBackOff")
+            or checks.pods_in_state(live, "verify", {"app": "broken"}, "ErrImagePull")
+        )
+    )
+    assert pulling.passed
+    assert checks.pods_in_state(live, "verify", {"app": "web"}, "Ready").passed
+    assert not checks.pods_in_state(live, "verify", {"app": "web"}, "CrashLoopBackOff").passed
+    assert checks.field_absent(live, "v1", "Node", "node-1", "spec.unschedulable").passed
+    sim.kubectl("cordon", "node-1")
+    try:
+        cordoned = checks.field_absent(live, "v1", "Node", "node-1", "spec.unschedulable")
+        assert not cordoned.passed and cordoned.reason == "spec.unschedulable = True"
+    finally:
+        sim.kubectl("uncordon", "node-1")
