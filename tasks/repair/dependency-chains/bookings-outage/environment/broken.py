@@ -1,0 +1,10 @@
+def broken(v):
+    v.pods_in_state("travel", {"app": "bookings-db"}, "CreateContainerConfigError")
+    v.pods_ready("travel", {"app": "bookings-api"}, 0)
+    v.pods_ready("travel", {"app": "web"}, 0)
+    v.not_(v.service_has_ready_endpoints("travel", "bookings-api"))
+    v.rollout_complete("travel", "bookings-backup")
+    v.rollout_complete("travel", "search-db")
+    v.rollout_complete("travel", "search-api")
+    v.service_has_ready_endpoints("travel", "search-api")
+    v.service_has_ready_endpoints("travel", "search-db")

@@ -1,0 +1,16 @@
+def broken(v):
+    v.pods_in_state("shop", {"app": "checkout"}, "Running")
+    v.pods_in_state("shop", {"app": "checkout"}, "NotReady")
+    v.pods_ready("shop", {"app": "checkout"}, 0)
+    v.not_(v.service_has_ready_endpoints("shop", "checkout"))
+    v.connectivity("shop/app=checkout", "orders-db:5432", allowed=False)
+    v.connectivity("shop/app=checkout", "cache:6379")
+    # the isolation holds, and the rest of the shop is healthy
+    v.connectivity("shop/app=storefront", "orders-db:5432", allowed=False)
+    v.connectivity("shop/app=analytics", "orders-db:5432", allowed=False)
+    v.rollout_complete("shop", "orders-db")
+    v.rollout_complete("shop", "cache")
+    v.rollout_complete("shop", "storefront")
+    v.rollout_complete("shop", "analytics")
+    v.service_has_ready_endpoints("shop", "orders-db")
+    v.service_has_ready_endpoints("shop", "storefront", minimum=2)

@@ -1,0 +1,11 @@
+def broken(v):
+    v.pods_in_state("ledger", {"app": "web"}, "Running")
+    v.pods_ready("ledger", {"app": "web"}, 0)
+    v.pods_ready("ledger", {"app": "api"}, 0)
+    v.connectivity("ledger/app=web", "api:8080", allowed=False)
+    v.connectivity("ledger/app=api", "ledger-db:5432", allowed=False)
+    v.connectivity("ledger/app=sandbox", "api:8080", allowed=False)
+    v.connectivity("ledger/app=sandbox", "ledger-db:5432", allowed=False)
+    v.rollout_complete("ledger", "ledger-db")
+    v.rollout_complete("ledger", "sandbox")
+    v.service_has_ready_endpoints("ledger", "ledger-db")

@@ -1,0 +1,10 @@
+def broken(v):
+    v.pods_in_state("shop", {"app": "storefront"}, "Running")
+    v.pods_ready("shop", {"app": "storefront"}, 0)
+    v.connectivity("shop/app=storefront", "catalog:8080", allowed=False)
+    v.connectivity("shop/app=admin-console", "catalog:8080", allowed=False)
+    v.rollout_complete("shop", "catalog")
+    v.rollout_complete("shop", "admin-console")
+    v.rollout_complete("shop", "inventory")
+    v.service_has_ready_endpoints("shop", "catalog")
+    v.service_has_ready_endpoints("shop", "inventory")

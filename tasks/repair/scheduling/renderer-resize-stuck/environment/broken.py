@@ -1,0 +1,7 @@
+def broken(v):
+    # the old pods serve, the new one cannot be placed
+    v.pods_in_state("media", {"app": "renderer"}, "Unschedulable")
+    v.pods_ready("media", {"app": "renderer"}, 2)
+    v.not_(v.rollout_complete("media", "renderer"))
+    v.rollout_complete("media", "thumbnails")
+    v.service_has_ready_endpoints("media", "thumbnails")
