@@ -1,0 +1,11 @@
+def broken(v):
+    v.pods_in_state("mail", {"app": "mailer"}, "CrashLoopBackOff")
+    v.pods_ready("mail", {"app": "mailer"}, 0)
+    v.connectivity("mail/app=mailer", "mail-queue:6379", allowed=False)
+    v.rollout_complete("mail", "mail-queue")
+    v.rollout_complete("mail", "smtp-relay")
+    v.rollout_complete("mail", "bounce-queue")
+    v.rollout_complete("mail", "bounce-processor")
+    v.service_has_ready_endpoints("mail", "bounce-queue")
+    v.service_has_ready_endpoints("mail", "smtp-relay")
+    v.connectivity("mail/app=mailer", "bounce-queue:6379", allowed=False)
