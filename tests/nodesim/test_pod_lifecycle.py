@@ -610,3 +610,37 @@ spec:
     assert "Startup probe failed: HTTP probe failed with statuscode: 404" in described
     assert "Container web failed startup probe, will be restarted" in described
     assert "Restart Count:" in described
+
+
+def test_readiness_and_liveness_take_over_once_the_startup_probe_passes(sim, ns):
+    apply(
+        sim,
+        """
+apiVersion: v1
+kind: Pod
+metadata: {name: warm}
+spec:
+  containers:
+  - name: web
+    image: nginx:1.27
+    startupProbe: {httpGet: {path: /healthz, port: 80}, periodSeconds: 1}
+    readinessProbe: {httpGet: {path: /, port: 80}, periodSeconds: 1}
+    livenessProbe: {httpGet: {path: /healthz, port: 80}, periodSeconds: 1}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: warm-no-readiness}
+spec:
+  containers:
+  - name: web
+    image: nginx:1.27
+    startupProbe: {httpGet: {path: /healthz, port: 80}, periodSeconds: 1}
+""",
+        ns,
+    )
+    for pod in ("warm", "warm-no-readiness"):
+        wait_for(
+            lambda pod=pod: container_state(sim, pod, ns).get("ready") is True,
+            what=f"{pod} ready after its startup probe",
+        )
+        assert container_state(sim, pod, ns)["started"] is True

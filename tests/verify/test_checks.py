@@ -162,6 +162,7 @@ def test_field_paths_and_quantities():
     assert get_path(obj, "spec.containers[1].image") == "b"
     assert equal("500m", "0.5", quantity=True) and equal("1Gi", "1024Mi", quantity=True)
     assert not equal("1G", "1Gi", quantity=True)
+    assert equal(True, True) and not equal(True, 1) and not equal(False, 0)
 
 
 def test_conditions_states_and_absent_fields(live, sim):

@@ -265,6 +265,7 @@ class Container:
                 if kind == "startupProbe":
                     self.started = True
                     self.probe_state.pop(kind)
+                    self._after_startup(now, serving, model)
                 continue
             state["ok"], state["fail"] = 0, state["fail"] + 1
             events.append(self._event("Warning", "Unhealthy", f"{label} probe failed: {failure}"))
@@ -281,6 +282,20 @@ class Container:
                 events += self._exit(now, 137, "Error")
                 break
         return events
+
+    def _after_startup(self, now, serving, model) -> None:
+        """Liveness and readiness probes begin once the startup probe has passed (their
+        initial delays still count from the container's start)."""
+        for kind in ("livenessProbe", "readinessProbe"):
+            if kind in self.spec:
+                delay = probes.timing(self.spec[kind])[0]
+                self.probe_state[kind] = {
+                    "next": max(now, self.started_at + delay),
+                    "fail": 0,
+                    "ok": 0,
+                }
+        if "readinessProbe" not in self.spec:
+            self.ready = serving or not model.ports
 
     def _exit(self, at: float, code: int, reason: str) -> list[Event]:
         self.stage, self.finished_at = "exited", at

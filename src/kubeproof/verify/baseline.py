@@ -34,6 +34,8 @@ CLUSTER_KINDS = (
     ("v1", "Node"),
     ("rbac.authorization.k8s.io/v1", "ClusterRole"),
     ("rbac.authorization.k8s.io/v1", "ClusterRoleBinding"),
+    ("v1", "PersistentVolume"),
+    ("storage.k8s.io/v1", "StorageClass"),
 )
 API_VERSIONS = {kind: version for version, kind in DEFAULT_KINDS + CLUSTER_KINDS}
 

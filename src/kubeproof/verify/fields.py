@@ -34,6 +34,8 @@ def equal(actual, expected, quantity: bool = False) -> bool:
             return parse(str(actual)) == parse(str(expected))
         except ValueError:
             return False
+    if isinstance(actual, bool) or isinstance(expected, bool):  # bool is an int to Python
+        return actual is expected
     if isinstance(actual, int | float) and isinstance(expected, int | float):
         return Decimal(str(actual)) == Decimal(str(expected))
     return actual == expected

@@ -47,6 +47,8 @@ PLURAL_KINDS = {
     "nodes": "Node",
     "clusterroles": "ClusterRole",
     "clusterrolebindings": "ClusterRoleBinding",
+    "persistentvolumes": "PersistentVolume",
+    "storageclasses": "StorageClass",
 }
 
 
