@@ -163,6 +163,8 @@ def test_field_paths_and_quantities():
     assert equal("500m", "0.5", quantity=True) and equal("1Gi", "1024Mi", quantity=True)
     assert not equal("1G", "1Gi", quantity=True)
     assert equal(True, True) and not equal(True, 1) and not equal(False, 0)
+    labels = {"metadata": {"labels": {"pod-security.kubernetes.io/enforce": "restricted"}}}
+    assert get_path(labels, 'metadata.labels["pod-security.kubernetes.io/enforce"]') == "restricted"
 
 
 def test_conditions_states_and_absent_fields(live, sim):
@@ -186,6 +188,9 @@ def test_conditions_states_and_absent_fields(live, sim):
     assert checks.pods_in_state(live, "verify", {"app": "web"}, "Ready").passed
     assert not checks.pods_in_state(live, "verify", {"app": "web"}, "CrashLoopBackOff").passed
     assert checks.field_absent(live, "v1", "Node", "node-1", "spec.unschedulable").passed
+    assert checks.absent(live, "apps/v1", "Deployment", "gone", namespace="verify").passed
+    here = checks.absent(live, "apps/v1", "Deployment", "web", namespace="verify")
+    assert not here.passed and here.reason.startswith("still exists")
     sim.kubectl("cordon", "node-1")
     try:
         cordoned = checks.field_absent(live, "v1", "Node", "node-1", "spec.unschedulable")

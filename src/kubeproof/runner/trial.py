@@ -34,7 +34,6 @@ from kubeproof.verify.verifier import load_function, settle
 
 AGENT_USER = f"system:serviceaccount:{AGENT_NAMESPACE}:{AGENT}"
 COMMAND_TIMEOUT = 60.0
-QUIET_SECONDS = 4.0  # the verifier stops waiting once results stop changing this long
 
 
 class InvalidTask(KubeproofError):
@@ -223,7 +222,7 @@ class Trial:
             verify_fn,
             client,
             baseline,
-            quiet=QUIET_SECONDS,
+            quiet=spec.settle_sec,
             timeout=task.spec.verifier.timeout_sec,
         )
         vlog("verify", results, seconds)

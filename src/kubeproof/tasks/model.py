@@ -60,6 +60,9 @@ class Kubeproof(_Strict):
     canary: str = Field(pattern=r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
     max_steps: int = Field(40, ge=1, le=1000)
     setup_timeout_sec: float = Field(90, gt=0)
+    # the verifier judges once its results have not changed this long (longer for
+    # controllers that act on a period, like the HPA's)
+    settle_sec: float = Field(4, gt=0, le=120)
     nodes: Nodes = Field(default_factory=Nodes)
     permissions: list[Permission] = Field(min_length=1)
     root_causes: list[RootCause] = Field(default_factory=list)

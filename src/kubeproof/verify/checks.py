@@ -71,6 +71,7 @@ def service_has_ready_endpoints(
     ready = [
         e
         for s in slices
+        if s.ports  # no ports: the Service's targetPort names no port of these pods
         for e in (s.endpoints or [])
         if e.conditions is None or e.conditions.ready is not False
     ]
@@ -106,12 +107,15 @@ def permission(
     group: str = "",
     allowed: bool = True,
     groups: list[str] | None = None,
+    name: str | None = None,
 ) -> Result:
     """Ask the apiserver (SubjectAccessReview) whether `user` may; `allowed=False` checks an
-    intruder is still denied."""
+    intruder is still denied; `name` asks about one object (rules with resourceNames)."""
     attributes = {"verb": verb, "resource": resource, "group": group}
     if namespace:
         attributes["namespace"] = namespace
+    if name:
+        attributes["name"] = name
     if user.startswith("system:serviceaccount:") and groups is None:
         ns = user.split(":")[2]
         groups = ["system:serviceaccounts", f"system:serviceaccounts:{ns}", "system:authenticated"]
@@ -126,10 +130,11 @@ def permission(
     )
     got = bool(review.status.allowed)
     where = f" in {namespace}" if namespace else " cluster-wide"
-    reason = f"{user} {'may' if got else 'may not'} {verb} {resource}{where}" + (
+    target = f"{resource}/{name}" if name else resource
+    reason = f"{user} {'may' if got else 'may not'} {verb} {target}{where}" + (
         f" ({review.status.reason})" if review.status.reason else ""
     )
-    return Result(f"permission {user} {verb} {resource}", got == allowed, reason)
+    return Result(f"permission {user} {verb} {target}", got == allowed, reason)
 
 
 def connectivity(client: Client, source: str, target: str, allowed: bool = True) -> Result:
@@ -291,3 +296,18 @@ def field_absent(
     value = get_path(obj, path)
     ok = missing(value) or value in (None, False)
     return Result(check, ok, f"{path} is not set" if ok else f"{path} = {value!r}")
+
+
+def absent(
+    client: Client, api_version: str, kind: str, name: str, namespace: str | None = None
+) -> Result:
+    """The object does not exist (a leftover cleaned up, a stop-gap removed)."""
+    check = f"absent {kind} {namespace + '/' if namespace else ''}{name}"
+    obj, problem = _get(client, api_version, kind, name, namespace)
+    if obj is None and problem and "not found" in problem:
+        return Result(check, True, "not found")
+    if obj is None:
+        return Result(check, False, problem or "cannot tell")
+    if obj.get("metadata", {}).get("deletionTimestamp"):
+        return Result(check, True, "being deleted")
+    return Result(check, False, f"still exists (uid {obj['metadata'].get('uid')})")

@@ -1,4 +1,5 @@
-"""Reading a field by path (`spec.template.spec.containers[0].image`, `metadata.labels.app`)
+"""Reading a field by path (`spec.template.spec.containers[0].image`, `metadata.labels.app`,
+`metadata.labels["pod-security.kubernetes.io/enforce"]` for keys with dots)
 and comparing values the way Kubernetes means them (`1Gi` == `1024Mi`, `500m` == `0.5`)."""
 
 import re
@@ -7,12 +8,13 @@ from decimal import Decimal
 from kubeproof.nodesim.quantity import parse
 
 _MISSING = object()
-_STEP = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+_STEP = re.compile(r'([^.\[\]"]+)|\[(\d+)\]|\["([^"]+)"\]')
 
 
 def get_path(obj, path: str):
     current = obj
-    for name, index in _STEP.findall(path):
+    for name, index, quoted in _STEP.findall(path):
+        name = name or quoted
         if name:
             if not isinstance(current, dict) or name not in current:
                 return _MISSING
