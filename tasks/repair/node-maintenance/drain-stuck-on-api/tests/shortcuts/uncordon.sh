@@ -1,0 +1,3 @@
+#!/bin/sh
+# call the maintenance off
+kubectl uncordon node-2
