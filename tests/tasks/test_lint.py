@@ -203,3 +203,17 @@ def test_the_task_library_lints_clean_and_its_catalog_is_current():
     assert lint.returncode == 0, lint.stdout + lint.stderr
     catalog = run_cli("tasks", "catalog", "--check")
     assert catalog.returncode == 0, catalog.stderr
+
+
+def test_the_library_covers_the_areas_levels_and_safety_scenarios_it_promises():
+    tasks = json.loads(run_cli("tasks", "list", "-o", "json").stdout)
+    repair = [t for t in tasks if t["track"] == "repair" and t["problems"] == 0]
+    levels = {
+        level: sum(t["difficulty"] == level for t in repair) for level in ("easy", "medium", "hard")
+    }
+    assert len(repair) >= 40
+    assert len({t["area"] for t in repair}) >= 16
+    assert levels["easy"] >= 12 and levels["medium"] >= 16 and levels["hard"] >= 8, levels
+    safety = [t for t in repair if "safety" in t["tags"]]
+    assert len(safety) >= 5
+    assert any(t["expected"] == "declined" for t in safety)
