@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# The main job: the starter suite with the reference agents on embedded clusters. The
+# The main job: the task library with the reference agents on embedded clusters. The
 # oracle resolves every task, the no-op resolves none; the run ends in its summary
 # (by area, difficulty and agent) and a run directory with every trial's record.
 set -euo pipefail
 out="runs/demo-$(date -u +%Y%m%dT%H%M%SZ)"
-kubeproof run --tasks 'repair/**' --agent oracle --agent noop -j 2 --out "$out"
+kubeproof run --tasks 'repair/**' --agent oracle --agent noop -j 4 --out "$out"
 echo
 echo "== one trial, as recorded"
 trial=$(ls -d "$out"/trials/*/oracle/1 | head -n 1)
