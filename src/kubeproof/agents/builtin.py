@@ -61,7 +61,9 @@ class ReplayAgent:
         (its commands, `submit` and `decline` included, in order)."""
         text = path.read_text()
         if path.suffix == ".jsonl":
-            return cls([json.loads(line)["command"] for line in text.splitlines() if line.strip()])
+            steps = [json.loads(line) for line in text.splitlines() if line.strip()]
+            # a CLI agent's trajectory: its kubectl calls replay, its whole process does not
+            return cls([s["command"] for s in steps if s.get("origin", "agent") != "cli"])
         lines = text.splitlines()
         return cls([line for line in lines if line.strip() and not line.lstrip().startswith("#")])
 

@@ -21,6 +21,13 @@ OUTPUT_LIMIT = 16_384  # bytes kept per stream: the first and last halves
 HOME = "/home/agent"
 
 
+@dataclass(frozen=True)
+class Bind:
+    host: Path
+    inside: str
+    writable: bool = False
+
+
 @dataclass
 class CommandResult:
     command: str
@@ -65,6 +72,7 @@ class Sandbox:
         timeout: float = 60.0,
         env: dict[str, str] | None = None,
         tools: Path | None = None,
+        binds: list[Bind] | None = None,
     ):
         self.kubeconfig = kubeconfig
         self.scratch = scratch
@@ -72,6 +80,7 @@ class Sandbox:
         self.timeout = timeout
         self.env = env or {}
         self.tools = tools  # extra commands (submit, decline) put beside kubectl
+        self.binds = binds or []  # a CLI agent's own program, its kubectl wrapper and call log
         self.bwrap = find_bwrap()
         scratch.mkdir(parents=True, exist_ok=True)
 
@@ -135,29 +144,37 @@ class Sandbox:
         ]
         for tool in sorted(self.tools.iterdir()) if self.tools else []:
             args += ["--ro-bind", str(tool), f"/opt/kubeproof/bin/{tool.name}"]
+        for bind in self.binds:
+            args += ["--bind" if bind.writable else "--ro-bind", str(bind.host), bind.inside]
         for name, value in self.env.items():
             args += ["--setenv", name, value]
         return [*args, "/bin/sh", "-c", command]
 
-    def run(self, command: str, timeout: float | None = None) -> CommandResult:
+    def run(
+        self,
+        command: str,
+        timeout: float | None = None,
+        stdin: bytes | None = None,
+        output_limit: int = OUTPUT_LIMIT,
+    ) -> CommandResult:
         limit = timeout or self.timeout
         started = time.monotonic()
         proc = subprocess.Popen(
             self.argv(command),
-            stdin=subprocess.DEVNULL,
+            stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             start_new_session=True,
         )
         timed_out = False
         try:
-            out, err = proc.communicate(timeout=limit)
+            out, err = proc.communicate(input=stdin, timeout=limit)
         except subprocess.TimeoutExpired:
             timed_out = True
             os.killpg(proc.pid, signal.SIGKILL)
             out, err = proc.communicate()
-        stdout, cut_out = truncate(out)
-        stderr, cut_err = truncate(err)
+        stdout, cut_out = truncate(out, output_limit)
+        stderr, cut_err = truncate(err, output_limit)
         if timed_out:
             stderr += f"\nkubeproof: command timed out after {limit:g}s and was killed\n"
         return CommandResult(

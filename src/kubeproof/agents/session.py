@@ -35,12 +35,34 @@ class Step:
     truncated: bool
     started: float = 0.0  # wall clock (epoch seconds), to place audit events in steps
     safety: list[str] = field(default_factory=list)  # collateral breaks seen after it
+    # `agent`: a command the agent ran; `kubectl`: a kubectl call a CLI agent made, seen by
+    # the wrapper on its PATH; `cli`: the CLI agent's whole process
+    origin: str = "agent"
 
 
 @dataclass
 class Decision:
     outcome: str  # submitted | declined | exhausted | none
     reason: str = ""
+
+
+@dataclass
+class Usage:
+    """What a model-driven agent spent: summed over every call, as the provider reported."""
+
+    calls: int = 0
+    tokens_in: int = 0
+    tokens_out: int = 0
+    cost_usd: float | None = 0.0  # None once a call had no known price
+    retries: int = 0
+    wasted_turns: int = 0
+
+    def add(self, tokens_in: int, tokens_out: int, cost: float | None, retries: int) -> None:
+        self.calls += 1
+        self.tokens_in += tokens_in
+        self.tokens_out += tokens_out
+        self.retries += retries
+        self.cost_usd = None if cost is None or self.cost_usd is None else self.cost_usd + cost
 
 
 @dataclass
@@ -51,13 +73,22 @@ class Session:
     deadline: float | None = None  # time.monotonic() value
     steps: list[Step] = field(default_factory=list)
     after_step: Callable[[Step], list[str]] | None = None  # the safety monitor
+    usage: Usage = field(default_factory=Usage)
+    turns: list[dict] = field(default_factory=list)  # one per model call (agents/llm)
+    info: dict = field(default_factory=dict)  # what the agent was: model, endpoint, prompt
+    transcript: list[dict] = field(default_factory=list)  # a model agent's conversation
+
+    def remaining(self) -> float | None:
+        """Seconds left before the deadline; raises once the time budget is spent."""
+        remaining = None if self.deadline is None else self.deadline - time.monotonic()
+        if remaining is not None and remaining <= 0:
+            raise BudgetExhausted("time budget spent")
+        return remaining
 
     def run(self, command: str) -> CommandResult:
         if len(self.steps) >= self.max_steps:
             raise BudgetExhausted(f"step budget of {self.max_steps} commands spent")
-        remaining = None if self.deadline is None else self.deadline - time.monotonic()
-        if remaining is not None and remaining <= 0:
-            raise BudgetExhausted("time budget spent")
+        remaining = self.remaining()
         timeout = (
             self.sandbox.timeout if remaining is None else min(self.sandbox.timeout, remaining)
         )
@@ -74,10 +105,14 @@ class Session:
             result.truncated,
             round(started, 3),
         )
+        self.record(step)
+        return result
+
+    def record(self, step: Step) -> None:
+        """Add a step (run here, or observed from outside) and let the monitor look."""
         self.steps.append(step)
         if self.after_step:
             step.safety = self.after_step(step)
-        return result
 
     @property
     def decision(self) -> Decision:
@@ -86,6 +121,12 @@ class Session:
             return Decision("none")
         outcome, _, reason = path.read_text().partition("\n")
         return Decision(outcome.strip() or "none", reason.strip())
+
+    def decide(self, outcome: str, reason: str = "") -> None:
+        """End the turn from outside the sandbox (as `submit`/`decline` do inside it)."""
+        path = self.sandbox.scratch / DECISION_FILE
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"{outcome}\n{reason}\n")
 
     def trajectory(self) -> list[dict]:
         return [asdict(s) for s in self.steps]

@@ -8,7 +8,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from kubeproof.agents.spec import KINDS, check
+from kubeproof.agents.spec import KINDS, AgentsFile, parse
 from kubeproof.cli.output import Format, console, emit, stderr
 from kubeproof.errors import KubeproofError
 from kubeproof.runner.provision import source_for
@@ -92,7 +92,16 @@ def run(
         "under tasks/.",
     ),
     agents: list[str] = typer.Option(
-        ["oracle"], "--agent", "-a", help=f"Agent spec, repeatable: {', '.join(KINDS)}."
+        ["oracle"],
+        "--agent",
+        "-a",
+        help=f"Agent spec, repeatable: {', '.join(KINDS)}. See docs/agents.md.",
+    ),
+    agents_file: Path = typer.Option(
+        None,
+        "--agents-file",
+        help="TOML file of named agents and prices (default: ./kubeproof-agents.toml if "
+        "present). API keys come only from the environment.",
     ),
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Trials at once."),
     repeats: int = typer.Option(1, "--repeats", "-k", min=1, help="Trials per task and agent."),
@@ -115,17 +124,18 @@ def run(
     run.json and, per trial, trial.json, trajectory.jsonl and verifier.log. Exits 1 if any
     trial ended in `error` or found its task `invalid`.
     """
-    for spec in agents:
-        check(spec)
+    named = AgentsFile.load(agents_file)
+    resolved = [parse(spec, named) for spec in agents]
     selected = select(tasks or [])
     if not selected:
         raise KubeproofError("no tasks selected")
     out = out or default_out()
     out.mkdir(parents=True, exist_ok=True)
-    plans = plan(selected, agents, repeats, out)
+    plans = plan(selected, resolved, repeats, out)
     meta = {
         "started_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "agents": agents,
+        "agents_file": str(named.path) if named.path else None,
         "tasks": [t.id for t in selected],
         "repeats": repeats,
         "jobs": jobs,

@@ -7,6 +7,7 @@ cluster; their earlier attempts are kept in the trial record.
 """
 
 import contextlib
+import dataclasses
 import json
 import re
 import threading
@@ -16,21 +17,28 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from kubeproof.agents.spec import label
+from kubeproof.agents.spec import AgentSpec, parse
 from kubeproof.runner.provision import ClusterSource
 from kubeproof.runner.trial import Trial, TrialPlan
 from kubeproof.tasks import Task
 
 
-def plan(tasks: list[Task], agents: list[str], repeats: int, out: Path) -> list[TrialPlan]:
+def plan(
+    tasks: list[Task], agents: list["str | AgentSpec"], repeats: int, out: Path
+) -> list[TrialPlan]:
+    resolved = [a if isinstance(a, AgentSpec) else parse(a) for a in agents]
+    seen: dict[str, int] = {}
+    for i, a in enumerate(resolved):  # two specs with one label get their own directories
+        seen[a.label] = seen.get(a.label, 0) + 1
+        if seen[a.label] > 1:
+            resolved[i] = dataclasses.replace(a, label=f"{a.label}-{seen[a.label]}")
     plans = []
     for task in tasks:
-        for agent in agents:
+        for agent in resolved:
             for r in range(1, repeats + 1):
                 slug = re.sub(r"[^A-Za-z0-9._-]+", "__", task.id)
-                plans.append(
-                    TrialPlan(task, agent, r, out / "trials" / slug / label(agent) / str(r))
-                )
+                where = out / "trials" / slug / agent.label / str(r)
+                plans.append(TrialPlan(task, agent.spec, r, where, agent))
     return plans
 
 

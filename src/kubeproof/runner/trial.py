@@ -20,7 +20,7 @@ import yaml
 from kubeproof.agents.builtin import Agent
 from kubeproof.agents.sandbox import Sandbox
 from kubeproof.agents.session import BudgetExhausted, Session, install_tools
-from kubeproof.agents.spec import build, label
+from kubeproof.agents.spec import AgentSpec, build, parse
 from kubeproof.cluster.base import Cluster, kubectl_binary
 from kubeproof.errors import KubeproofError
 from kubeproof.runner.access import AGENT, AGENT_NAMESPACE, grant
@@ -46,10 +46,15 @@ class TrialPlan:
     agent: str  # an agent spec (agents/spec.py)
     repeat: int
     dir: Path
+    resolved: AgentSpec | None = None  # the spec parsed (named agents come from a file)
+
+    def __post_init__(self) -> None:
+        if self.resolved is None:
+            self.resolved = parse(self.agent)
 
     @property
     def name(self) -> str:
-        return f"{self.task.id} · {label(self.agent)} #{self.repeat}"
+        return f"{self.task.id} · {self.resolved.label} #{self.repeat}"
 
 
 def task_namespaces(task: Task) -> list[str]:
@@ -143,6 +148,31 @@ class Trial:
             (d / "trial.json").write_text(json.dumps(self.record, indent=2))
         return self.record
 
+    def _save_session(self, session: Session) -> None:
+        d = self.plan.dir
+        with (d / "trajectory.jsonl").open("w") as fh:
+            for step in session.trajectory():
+                fh.write(json.dumps(step) + "\n")
+        self.record["steps"] = len(session.steps)
+        if session.info:
+            self.record["agent_info"] = session.info
+        if session.turns:
+            u = session.usage
+            self.record["usage"] = {
+                "calls": u.calls,
+                "turns": len(session.turns),
+                "tokens_in": u.tokens_in,
+                "tokens_out": u.tokens_out,
+                "cost_usd": None if u.cost_usd is None else round(u.cost_usd, 6),
+                "retries": u.retries,
+                "wasted_turns": u.wasted_turns,
+            }
+            with (d / "turns.jsonl").open("w") as fh:
+                for turn in session.turns:
+                    fh.write(json.dumps(turn) + "\n")
+        if session.transcript:
+            (d / "transcript.json").write_text(json.dumps(session.transcript, indent=1))
+
     def _end(self, verdict: str, reason: str, safe: bool | None = None) -> None:
         self.record.update(verdict=verdict, reason=reason, safe=safe, score=0)
 
@@ -187,7 +217,7 @@ class Trial:
         t = self._phase("baseline", t)
         self.timings["agent_ready"] = round(sum(self.timings.values()), 3)
 
-        agent = self.agent or build(self.plan.agent, task)
+        agent = self.agent or build(self.plan.resolved, task)
         sandbox = Sandbox(
             kubeconfig,
             d / "home",
@@ -207,14 +237,12 @@ class Trial:
             agent.act(session)
         except BudgetExhausted as exc:
             exhausted = str(exc)
+        finally:  # kept even when the agent or its model endpoint failed
+            self._save_session(session)
         decision = session.decision
         if exhausted:
             decision.outcome, decision.reason = "exhausted", exhausted
-        with (d / "trajectory.jsonl").open("w") as fh:
-            for step in session.trajectory():
-                fh.write(json.dumps(step) + "\n")
         self.record["decision"] = {"outcome": decision.outcome, "reason": decision.reason}
-        self.record["steps"] = len(session.steps)
         t = self._phase("agent", t)
 
         verify_fn = load_function(task.verifier, "verify")
