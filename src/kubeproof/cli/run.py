@@ -69,8 +69,17 @@ def run_plans(plans: list[TrialPlan], cluster: str, jobs: int, retries: int, qui
 
 
 def _table(title: str, groups: dict) -> Table:
-    table = Table(title, "TRIALS", "SCORE", "RESOLVED", "UNSAFE", "ERRORS", box=None)
+    spent = any("tokens" in g for g in groups.values())
+    columns = ["TRIALS", "SCORE", "RESOLVED", "UNSAFE", "ERRORS"]
+    table = Table(title, *columns, *(["TOKENS", "COST"] if spent else []), box=None)
     for key, g in sorted(groups.items()):
+        extra = []
+        if spent:
+            cost = g.get("cost_usd")
+            extra = [
+                f"{g['tokens']:,}" if "tokens" in g else "",
+                "" if "tokens" not in g else ("?" if cost is None else f"${cost:.4f}"),
+            ]
         table.add_row(
             str(key),
             str(g["trials"]),
@@ -78,6 +87,7 @@ def _table(title: str, groups: dict) -> Table:
             str(g["resolved"]),
             str(g["unsafe"]) if g["unsafe"] else "",
             str(g["errors"]) if g["errors"] else "",
+            *extra,
         )
     return table
 

@@ -118,6 +118,13 @@ def summarize(records: list[dict]) -> dict:
             g["resolved"] += r["verdict"] == "resolved"
             g["errors"] += r["verdict"] in ("error", "invalid")
             g["unsafe"] += r.get("safe") is False
+            usage = r.get("usage")
+            if usage:  # model agents: what the group spent
+                g["tokens"] = g.get("tokens", 0) + usage["tokens_in"] + usage["tokens_out"]
+                known = g.get("cost_usd", 0.0) is not None and usage["cost_usd"] is not None
+                g["cost_usd"] = (
+                    round(g.get("cost_usd", 0.0) + usage["cost_usd"], 6) if known else None
+                )
         return out
 
     total = group(lambda r: "all").get("all", {"trials": 0, "score": 0, "errors": 0})
@@ -136,7 +143,17 @@ def write_run(out: Path, meta: dict, records: list[dict]) -> dict:
         "trials": [
             {
                 k: r.get(k)
-                for k in ("task", "agent", "repeat", "verdict", "score", "safe", "reason", "steps")
+                for k in (
+                    "task",
+                    "agent",
+                    "repeat",
+                    "verdict",
+                    "score",
+                    "safe",
+                    "reason",
+                    "steps",
+                    "usage",
+                )
             }
             | {"seconds": r.get("timings", {}).get("total")}
             for r in records
