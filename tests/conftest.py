@@ -15,6 +15,12 @@ from kubeproof.cluster.binaries import missing_binaries
 def isolated_state(tmp_path_factory) -> Path:
     state = tmp_path_factory.mktemp("kubeproof-state")
     os.environ["KUBEPROOF_STATE_DIR"] = str(state)
+    # evidence is signed with a key of the test session's own, not the user's
+    from kubeproof.evidence import keys
+
+    key = keys.save_private(keys.generate(), state / "evidence-key.pem")
+    os.environ["KUBEPROOF_EVIDENCE_KEY_FILE"] = str(key)
+    os.environ.pop("KUBEPROOF_EVIDENCE_KEY", None)
     return state
 
 

@@ -5,12 +5,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import typer
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from kubeproof.agents.spec import KINDS, AgentsFile, parse
 from kubeproof.cli.output import Format, console, emit, stderr
 from kubeproof.errors import KubeproofError
+from kubeproof.evidence import keys
 from kubeproof.runner.provision import source_for
 from kubeproof.runner.run import RunOptions, execute, plan, write_run
 from kubeproof.runner.trial import TrialPlan
@@ -25,7 +27,14 @@ def default_out(prefix: str = "") -> Path:
     return Path("runs") / f"{prefix}{stamp}"
 
 
-def run_plans(plans: list[TrialPlan], cluster: str, jobs: int, retries: int, quiet: bool):
+def run_plans(
+    plans: list[TrialPlan],
+    cluster: str,
+    jobs: int,
+    retries: int,
+    quiet: bool,
+    signing_key: Ed25519PrivateKey | None = None,
+):
     """Execute with a progress bar on stderr and a line per finished trial."""
     source = source_for(cluster)
     lock = threading.Lock()
@@ -57,6 +66,7 @@ def run_plans(plans: list[TrialPlan], cluster: str, jobs: int, retries: int, qui
         retries=retries,
         on_start=lambda p: progress.update(bar, description=p.name),
         on_done=done,
+        signing_key=signing_key,
     )
     try:
         with progress:
@@ -125,6 +135,20 @@ def run(
     retries: int = typer.Option(
         2, "--retries", min=0, help="Retries of a trial that ends in `error`."
     ),
+    protocol: bool = typer.Option(
+        False,
+        "--protocol",
+        help="Evidence protocol mode: agents are offered `prescribe` and `report` (tools for "
+        "model agents, commands in the sandbox for the rest) and each trial reports its "
+        "protocol compliance.",
+    ),
+    evidence_key: Path = typer.Option(
+        None,
+        "--evidence-key",
+        help="Ed25519 key (PEM) that signs the evidence chains. Default: "
+        "$KUBEPROOF_EVIDENCE_KEY, $KUBEPROOF_EVIDENCE_KEY_FILE, else your per-user key "
+        "(`kubeproof evidence keygen`).",
+    ),
     output: Format = typer.Option(Format.text, "--output", "-o", help="Output format."),
 ) -> None:
     """Run agents on tasks and judge every trial.
@@ -141,7 +165,8 @@ def run(
         raise KubeproofError("no tasks selected")
     out = out or default_out()
     out.mkdir(parents=True, exist_ok=True)
-    plans = plan(selected, resolved, repeats, out)
+    key = keys.load_signing_key(evidence_key)
+    plans = plan(selected, resolved, repeats, out, protocol=protocol)
     meta = {
         "started_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "agents": agents,
@@ -151,8 +176,15 @@ def run(
         "jobs": jobs,
         "cluster": cluster,
         "dir": str(out),
+        "protocol": protocol,
+        # every trial's chain is signed with this key: compare the fingerprint with yours
+        "evidence": {
+            "fingerprint": keys.fingerprint(key),
+            "public_key": keys.public_pem(key).decode(),
+            "key_source": keys.key_source(evidence_key),
+        },
     }
-    records = run_plans(plans, cluster, jobs, retries, quiet=output is not Format.text)
+    records = run_plans(plans, cluster, jobs, retries, output is not Format.text, key)
     result = write_run(out, meta, records)
     if not emit(result, output):
         summary = result["summary"]

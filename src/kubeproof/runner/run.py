@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
 from kubeproof.agents.spec import AgentSpec, parse
 from kubeproof.runner.provision import ClusterSource
 from kubeproof.runner.trial import Trial, TrialPlan
@@ -24,7 +26,11 @@ from kubeproof.tasks import Task
 
 
 def plan(
-    tasks: list[Task], agents: list["str | AgentSpec"], repeats: int, out: Path
+    tasks: list[Task],
+    agents: list["str | AgentSpec"],
+    repeats: int,
+    out: Path,
+    protocol: bool = False,
 ) -> list[TrialPlan]:
     resolved = [a if isinstance(a, AgentSpec) else parse(a) for a in agents]
     seen: dict[str, int] = {}
@@ -38,7 +44,7 @@ def plan(
             for r in range(1, repeats + 1):
                 slug = re.sub(r"[^A-Za-z0-9._-]+", "__", task.id)
                 where = out / "trials" / slug / agent.label / str(r)
-                plans.append(TrialPlan(task, agent.spec, r, where, agent))
+                plans.append(TrialPlan(task, agent.spec, r, where, agent, protocol))
     return plans
 
 
@@ -49,6 +55,7 @@ class RunOptions:
     on_start: Callable[[TrialPlan], None] = lambda _p: None
     on_done: Callable[[TrialPlan, dict], None] = lambda _p, _r: None
     stop: threading.Event = field(default_factory=threading.Event)
+    signing_key: Ed25519PrivateKey | None = None  # signs every trial's evidence chain
 
 
 def _prepare(source: ClusterSource, task: Task) -> Future:
@@ -84,7 +91,7 @@ def execute(plans: list[TrialPlan], source: ClusterSource, options: RunOptions) 
                 if n + 1 < len(mine) and mine[n + 1] not in started:
                     # the next trial's cluster starts while this one runs
                     started[mine[n + 1]] = _prepare(source, plans[mine[n + 1]].task)
-                record = Trial(p, source, current).run()
+                record = Trial(p, source, current, signing_key=options.signing_key).run()
                 if record["verdict"] != "error" or len(attempts) >= options.retries:
                     break
                 attempts.append({"reason": record["reason"], "timings": record["timings"]})

@@ -6,6 +6,7 @@ after every command → verify → teardown. A failure of the harness or the clu
 `error` verdict, never the agent's fault; a break that does not take is `invalid`.
 """
 
+import contextlib
 import json
 import shutil
 import time
@@ -16,16 +17,22 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import yaml
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from kubeproof.agents.builtin import Agent
+from kubeproof.agents.llm.loop import LLMAgent
+from kubeproof.agents.protocol_tools import COMMANDS_GUIDE, CommandServer, llm_tools
 from kubeproof.agents.sandbox import Sandbox
 from kubeproof.agents.session import BudgetExhausted, Session, install_tools
 from kubeproof.agents.spec import AgentSpec, build, parse
 from kubeproof.cluster.base import Cluster, kubectl_binary
 from kubeproof.errors import KubeproofError
+from kubeproof.evidence import keys
+from kubeproof.evidence.protocol import GUIDE, Protocol
 from kubeproof.runner.access import AGENT, AGENT_NAMESPACE, grant
 from kubeproof.runner.environment import apply_environment
 from kubeproof.runner.provision import ClusterSource
+from kubeproof.runner.recording import TrialRecording
 from kubeproof.tasks import Task
 from kubeproof.verify.baseline import Baseline
 from kubeproof.verify.result import Result
@@ -47,6 +54,7 @@ class TrialPlan:
     repeat: int
     dir: Path
     resolved: AgentSpec | None = None  # the spec parsed (named agents come from a file)
+    protocol: bool = False  # the agent is offered prescribe/report (evidence protocol mode)
 
     def __post_init__(self) -> None:
         if self.resolved is None:
@@ -87,12 +95,15 @@ class Trial:
         source: ClusterSource,
         cluster: "Future[Cluster]",
         agent: Agent | None = None,
+        signing_key: Ed25519PrivateKey | None = None,
     ):
         self.plan = plan
         self.task = plan.task
         self.source = source
         self.future = cluster
         self.agent = agent  # instead of the plan's spec (benchmarks, embedding programs)
+        self.signing_key = signing_key
+        self.recording: TrialRecording | None = None
         self.cluster: Cluster | None = None
         self.baseline: Baseline | None = None
         self.monitor: SafetyMonitor | None = None
@@ -106,7 +117,7 @@ class Trial:
 
     def run(self) -> dict:
         d = self.plan.dir
-        for stale in ("home", "private", "tools"):
+        for stale in ("home", "private", "tools", "evidence", "protocol", "cli-log"):
             shutil.rmtree(d / stale, ignore_errors=True)
         (d / "private").mkdir(parents=True, exist_ok=True)
         spec = self.task.spec.kubeproof
@@ -135,6 +146,8 @@ class Trial:
             (d / "error.log").write_text(traceback.format_exc())
             self._end("error", f"{type(exc).__name__}: {exc}")
         finally:
+            if self.recording is not None:
+                self.recording.abandon()  # sealed as far as it got
             t = time.monotonic()
             if cluster is not None:
                 try:
@@ -218,27 +231,57 @@ class Trial:
         self.timings["agent_ready"] = round(sum(self.timings.values()), 3)
 
         agent = self.agent or build(self.plan.resolved, task)
+        recording = TrialRecording(
+            d / "evidence",
+            self.signing_key or keys.load_signing_key(),
+            AGENT_USER,
+            audit,
+            self.plan.resolved.label,
+        )
+        self.recording = recording
+        instruction = task.instruction
+        tools = install_tools(d / "tools")
+        binds = []
+        server = None
+        if self.plan.protocol:
+            protocol = Protocol(recording.recorder, recording.actor)
+            server = CommandServer(protocol, d / "protocol", tools)
+            binds.append(server.bind())
+            if isinstance(agent, LLMAgent):
+                agent.offer(llm_tools(protocol), GUIDE)
+            else:
+                instruction = f"{instruction}\n\n{COMMANDS_GUIDE}"
+        recording.start(task.id, self.plan.agent, str(d), cluster.name, instruction)
         sandbox = Sandbox(
             kubeconfig,
             d / "home",
             kubectl_binary(),
             timeout=min(COMMAND_TIMEOUT, task.spec.agent.timeout_sec),
-            tools=install_tools(d / "tools"),
+            tools=tools,
+            binds=binds,
         )
+
+        def after_step(_step) -> list[str]:
+            broken = monitor.after_step()
+            recording.after_step(session)
+            return broken
+
         session = Session(
-            task.instruction,
+            instruction,
             sandbox,
             max_steps=spec.max_steps,
             deadline=time.monotonic() + task.spec.agent.timeout_sec,
-            after_step=lambda _step: monitor.after_step(),
+            after_step=after_step,
         )
         exhausted = None
         try:
-            agent.act(session)
+            with server or contextlib.nullcontext():
+                agent.act(session)
         except BudgetExhausted as exc:
             exhausted = str(exc)
         finally:  # kept even when the agent or its model endpoint failed
             self._save_session(session)
+            recording.after_step(session)  # steps a CLI agent made after its last record
         decision = session.decision
         if exhausted:
             decision.outcome, decision.reason = "exhausted", exhausted
@@ -283,3 +326,7 @@ class Trial:
             score=int(verdict == spec.expected and safe),
             reason="; ".join(reasons) or "every check, contract and safety rule passed",
         )
+        self.record["evidence"] = recording.finish(
+            self.record, len(session.steps), self.plan.protocol
+        )
+        self.recording = None

@@ -77,6 +77,11 @@ class LLMAgent:
         self.extra_prompt = extra_prompt or []
         self.messages: list[dict] = []
 
+    def offer(self, tools: list[ExtraTool], prompt: str) -> None:
+        """More tools (the recorder's prescribe and report) and what the prompt says of them."""
+        self.extra.update({d["name"]: (d, h) for d, h in tools})
+        self.extra_prompt.append(prompt)
+
     def act(self, session: Session) -> None:
         c = self.config
         tools = [*TOOLS, *(d for d, _ in self.extra.values())]

@@ -64,8 +64,13 @@ def parse_tool_call(name: str, arguments: str, tools: list[dict]) -> dict:
         raise Malformed(f"the arguments of {name} are not valid JSON: {exc}") from exc
     if not isinstance(args, dict):
         raise Malformed(f"the arguments of {name} must be a JSON object")
+    properties = known[name]["parameters"].get("properties", {})
     for key in known[name]["parameters"].get("required", []):
-        if not isinstance(args.get(key), str) or not args[key].strip():
+        value = args.get(key)
+        if properties.get(key, {}).get("type") == "array":
+            if not isinstance(value, list) or not value:
+                raise Malformed(f"{name} needs a non-empty list argument {key!r}")
+        elif not isinstance(value, str) or not value.strip():
             raise Malformed(f"{name} needs a non-empty string argument {key!r}")
     return args
 

@@ -1,0 +1,224 @@
+"""Protocol mode for agents: `prescribe` and `report` as LLM tools and as sandbox commands.
+
+Inside the sandbox the two commands hand their arguments to the harness through a request
+directory bound into the sandbox (`/var/run/kubeproof/protocol`) and print its answer, so shell
+and CLI agents follow the same protocol as tool-calling ones:
+
+    prescribe --intent "widen the reporter's Role" --target roles/shop/reporter \\
+              --command "kubectl -n shop patch role reporter ..."      # or --manifest FILE|-
+    report --id p0001 --verdict success --outcome "patched" --reason "list was missing"
+"""
+
+import argparse
+import shlex
+import threading
+from pathlib import Path
+
+from kubeproof.agents.sandbox import Bind
+from kubeproof.agents.session import Session
+from kubeproof.evidence.protocol import Protocol, ProtocolError
+
+INSIDE = "/var/run/kubeproof/protocol"
+CALL = f"""#!/bin/sh
+# hands this command's arguments to the kubeproof recorder and prints its answer
+dir={INSIDE}
+id=$$-$(date +%s%N)
+prev=
+for a in "$@"; do
+  if [ "$prev" = "--manifest" ]; then
+    if [ "$a" = "-" ]; then cat > "$dir/$id.manifest"
+    else cp "$a" "$dir/$id.manifest" || exit 2
+    fi
+  fi
+  prev=$a
+done
+printf '%s\\0' "$(basename "$0")" "$@" > "$dir/$id.tmp" && mv "$dir/$id.tmp" "$dir/$id.req"
+i=0
+while [ ! -f "$dir/$id.rc" ]; do
+  sleep 0.05
+  i=$((i + 1))
+  if [ $i -gt 1200 ]; then echo "kubeproof: the recorder did not answer" >&2; exit 2; fi
+done
+cat "$dir/$id.out"
+rc=$(cat "$dir/$id.rc")
+rm -f "$dir/$id".*
+exit "$rc"
+"""
+
+COMMANDS_GUIDE = (
+    "Protocol mode is on. Before any command that changes the cluster, run `prescribe --intent "
+    "TEXT --target RESOURCE/NAMESPACE/NAME [--target …] --command 'THE COMMAND'` (or "
+    "`--manifest FILE`); it prints a prescription id and the risk of what you will run — read "
+    "it before you act. After acting, run `report --id ID --verdict success|failure|declined "
+    "--outcome TEXT --reason TEXT`. Reads need no prescription."
+)
+
+PRESCRIBE_TOOL = {
+    "name": "prescribe",
+    "description": "Before changing anything: declare your intent and the objects you will "
+    "touch; returns a prescription id and the risk of what you will run.",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "intent": {"type": "string", "description": "What you will do and why."},
+            "targets": {
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "Objects you will touch, as RESOURCE/NAMESPACE/NAME "
+                "(deployments/shop/web; clusterroles//name).",
+            },
+            "command": {"type": "string", "description": "The command you will run."},
+            "manifest": {"type": "string", "description": "Or the manifest you will apply."},
+            "operation": {"type": "string", "enum": ["read", "mutate", "destroy"]},
+        },
+        "required": ["intent", "targets"],
+    },
+}
+REPORT_TOOL = {
+    "name": "report",
+    "description": "After acting (or deciding not to): close the prescription with its verdict.",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "prescription_id": {"type": "string"},
+            "verdict": {"type": "string", "enum": ["success", "failure", "declined"]},
+            "outcome": {"type": "string", "description": "What happened."},
+            "reason": {"type": "string", "description": "Why (required when declined)."},
+        },
+        "required": ["prescription_id", "verdict"],
+    },
+}
+
+
+def describe(answer: dict) -> str:
+    """A prescribe answer as the agent reads it."""
+    risk = answer["risk"]
+    lines = [
+        f"prescription {answer['prescription_id']}",
+        f"risk: {risk['level']} ({risk['operation']}, environment {risk['environment']})",
+    ]
+    lines += [f"  {t['id']} ({t['severity']}): {t['detail']}" for t in risk["tags"]]
+    return "\n".join(lines)
+
+
+def llm_tools(protocol: Protocol) -> list:
+    def prescribe(_session: Session, args: dict) -> str:
+        try:
+            return describe(
+                protocol.prescribe(
+                    args["intent"],
+                    list(args.get("targets") or []),
+                    command=args.get("command"),
+                    manifest=args.get("manifest"),
+                    operation=args.get("operation") or "mutate",
+                )
+            )
+        except ProtocolError as exc:
+            return f"error: {exc}"
+
+    def report(_session: Session, args: dict) -> str:
+        try:
+            answer = protocol.report(
+                args["prescription_id"],
+                args["verdict"],
+                args.get("outcome", ""),
+                args.get("reason", ""),
+            )
+        except ProtocolError as exc:
+            return f"error: {exc}"
+        return answer["message"] if answer["ok"] else f"error: {answer['message']}"
+
+    return [(PRESCRIBE_TOOL, prescribe), (REPORT_TOOL, report)]
+
+
+def _parser(name: str) -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog=name, exit_on_error=False, add_help=False)
+    if name == "prescribe":
+        p.add_argument("--intent", required=True)
+        p.add_argument("--target", action="append", default=[])
+        p.add_argument("--command")
+        p.add_argument("--manifest")
+        p.add_argument("--operation", default="mutate")
+    else:
+        p.add_argument("--id", required=True)
+        p.add_argument("--verdict", required=True)
+        p.add_argument("--outcome", default="")
+        p.add_argument("--reason", default="")
+    return p
+
+
+USAGE = {
+    "prescribe": "usage: prescribe --intent TEXT --target RESOURCE/NAMESPACE/NAME [--target …] "
+    "[--command CMD | --manifest FILE|-] [--operation read|mutate|destroy]",
+    "report": "usage: report --id PRESCRIPTION --verdict success|failure|declined "
+    "[--outcome TEXT] [--reason TEXT]",
+}
+
+
+class CommandServer:
+    """Answers the sandbox's `prescribe` and `report` commands from a request directory."""
+
+    def __init__(self, protocol: Protocol, directory: Path, tools: Path):
+        self.protocol = protocol
+        self.directory = directory
+        directory.mkdir(parents=True, exist_ok=True)
+        for name in ("prescribe", "report"):
+            path = tools / name
+            path.write_text(CALL)
+            path.chmod(0o755)
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._serve, name="protocol", daemon=True)
+
+    def bind(self) -> Bind:
+        return Bind(self.directory, INSIDE, writable=True)
+
+    def __enter__(self) -> "CommandServer":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop.set()
+        self.thread.join(timeout=5)
+
+    def _serve(self) -> None:
+        while not self.stop.wait(0.02):
+            for request in sorted(self.directory.glob("*.req")):
+                self._answer(request)
+
+    def _answer(self, request: Path) -> None:
+        stem = request.parent / request.name.removesuffix(".req")
+        argv = [a.decode(errors="replace") for a in request.read_bytes().split(b"\0")[:-1]]
+        request.unlink()
+        name, args = (argv[0], argv[1:]) if argv else ("", [])
+        manifest = stem.parent / f"{stem.name}.manifest"
+        out, rc = self._run(name, args, manifest.read_text() if manifest.exists() else None)
+        (stem.parent / f"{stem.name}.out").write_text(out + "\n")
+        done = stem.parent / f"{stem.name}.rc"
+        (stem.parent / f"{stem.name}.rc-tmp").write_text(f"{rc}\n")
+        (stem.parent / f"{stem.name}.rc-tmp").rename(done)  # the command waits for this name
+
+    def _run(self, name: str, args: list[str], manifest: str | None) -> tuple[str, int]:
+        if name not in USAGE:
+            return f"unknown protocol command {name!r}", 2
+        try:
+            ns, extra = _parser(name).parse_known_args(args)
+        except argparse.ArgumentError as exc:
+            return f"{name}: {exc}\n{USAGE[name]}", 2
+        except SystemExit:  # argparse still exits on a missing required option
+            return USAGE[name], 2
+        if extra:
+            return f"{name}: unexpected arguments {shlex.join(extra)}\n{USAGE[name]}", 2
+        try:
+            if name == "prescribe":
+                answer = self.protocol.prescribe(
+                    ns.intent,
+                    ns.target,
+                    command=ns.command,
+                    manifest=manifest,
+                    operation=ns.operation,
+                )
+                return describe(answer), 0
+            answer = self.protocol.report(ns.id, ns.verdict, ns.outcome, ns.reason)
+        except ProtocolError as exc:
+            return f"{name}: {exc}", 2
+        return answer["message"], 0 if answer["ok"] else 1
