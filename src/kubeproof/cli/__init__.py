@@ -11,7 +11,7 @@ import sys
 import typer
 
 from kubeproof import __version__
-from kubeproof.cli import cluster, evidence, net, run, setup, tasks
+from kubeproof.cli import cluster, evidence, mcp, net, run, setup, tasks
 from kubeproof.cli.output import err
 from kubeproof.errors import KubeproofError
 
@@ -31,6 +31,7 @@ app.add_typer(evidence.app, name="evidence")
 app.command("setup")(setup.setup)
 app.command("run")(run.run)
 app.command("version")(setup.version)
+app.command("mcp")(mcp.mcp)
 
 
 def _version(value: bool) -> None:

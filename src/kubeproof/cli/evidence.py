@@ -1,4 +1,4 @@
-"""`kubeproof evidence`: make signing keys, verify evidence chains and show their entries."""
+"""`kubeproof evidence`: signing keys, verifying chains, showing entries, signals, scorecards."""
 
 import json
 import sys
@@ -11,7 +11,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from kubeproof.cli.output import Format, console, emit, err
-from kubeproof.evidence import keys
+from kubeproof.evidence import keys, signals
 from kubeproof.evidence.chain import ChainError, read_entries, segment_files
 from kubeproof.evidence.verify import Report, verify_chain
 
@@ -237,3 +237,51 @@ def show(
     console.print(table)
     if entries:
         console.print(f"[dim]{len(entries)} entries, from {entries[0].get('time')}[/]")
+
+
+def _entries(path: Path) -> list[dict]:
+    try:
+        return read_entries(_one_chain(path))
+    except ChainError as exc:
+        err(exc)
+        raise typer.Exit(1) from None
+
+
+@app.command("signals")
+def signals_command(
+    path: Path = typer.Argument(..., help="A chain directory (e.g. a trial's evidence/)."),
+    fired_only: bool = typer.Option(False, "--fired", help="Only the signals that fired."),
+    output: Format = OUTPUT,
+) -> None:
+    """Behavioural signals over a chain — retry loop, thrashing, blast radius, risk escalation,
+    new scope, artifact drift, protocol violations, repair loop — each with the entries
+    (seqs) it rests on. The rules are in docs/evidence.md. Exits 0 either way."""
+    found = [s.to_dict() for s in signals.detect(_entries(path))]
+    if fired_only:
+        found = [s for s in found if s["fired"]]
+    if emit(found, output):
+        return
+    table = Table("SIGNAL", "FIRED", "COUNT", "ENTRIES", "DETAIL", box=None)
+    for s in found:
+        refs = ", ".join(map(str, s["refs"][:8])) + (" …" if len(s["refs"]) > 8 else "")
+        mark = "[red]yes[/]" if s["fired"] else "no"
+        table.add_row(s["name"], mark, str(s["count"]), refs, escape(s["detail"]))
+    console.print(table)
+
+
+@app.command()
+def scorecard(
+    path: Path = typer.Argument(..., help="A chain directory (e.g. a trial's evidence/)."),
+    output: Format = OUTPUT,
+) -> None:
+    """One summary of a chain: steps, failures, mutations, the highest risk and its tags,
+    signals that fired, protocol compliance (in protocol mode) and the verdict."""
+    card = signals.scorecard(_entries(path))
+    if emit(card, output):
+        return
+    for key, value in card.items():
+        if isinstance(value, dict):
+            value = ", ".join(f"{k}={v}" for k, v in value.items()) or "-"
+        elif isinstance(value, list):
+            value = ", ".join(map(str, value)) or "-"
+        console.print(f"[bold]{key}[/]: {escape(str(value))}")

@@ -29,10 +29,10 @@ from kubeproof.cluster.base import Cluster, kubectl_binary
 from kubeproof.errors import KubeproofError
 from kubeproof.evidence import keys
 from kubeproof.evidence.protocol import GUIDE, Protocol
+from kubeproof.evidence.recording import TrialRecording
 from kubeproof.runner.access import AGENT, AGENT_NAMESPACE, grant
 from kubeproof.runner.environment import apply_environment
 from kubeproof.runner.provision import ClusterSource
-from kubeproof.runner.recording import TrialRecording
 from kubeproof.tasks import Task
 from kubeproof.verify.baseline import Baseline
 from kubeproof.verify.result import Result

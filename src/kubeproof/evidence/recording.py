@@ -1,5 +1,6 @@
-"""A trial's evidence chain: what the agent was asked, every command it ran (with its risk),
-every API request the apiserver logged for it, protocol entries, and the verdict.
+"""Recording an agent's session into an evidence chain: what it was asked, every command it ran
+(with its risk), every API request the apiserver logged for it, protocol entries, the verdict.
+Used by trials and by the MCP server.
 
 Audit entries are the ground truth: each is attributed to the command whose time window holds
 it. A successful mutating request that no recorded command explains — a CLI agent calling
@@ -69,9 +70,12 @@ class TrialRecording:
 
     def after_step(self, session: Session) -> None:
         """Record the steps not yet recorded, then the audit events so far."""
-        for step in session.steps[self.seen :]:
+        self.record_steps(session.steps)
+
+    def record_steps(self, steps: list[Step]) -> None:
+        for step in steps[self.seen :]:
             self._command(step)
-        self.seen = len(session.steps)
+        self.seen = len(steps)
         self.drain_audit()
 
     def _command(self, step: Step) -> None:
@@ -184,15 +188,16 @@ class TrialRecording:
         """The verdict and the end, sealed; a summary of the chain for trial.json."""
         self.drain_audit()
         unrecorded = self.flag_unrecorded()
-        self.recorder.append(
-            "verdict",
-            {
-                "verdict": record.get("verdict"),
-                "score": record.get("score", 0),
-                "safe": record.get("safe"),
-                "reason": record.get("reason", ""),
-            },
-        )
+        if "verdict" in record:  # a trial's; a recorded MCP session has none
+            self.recorder.append(
+                "verdict",
+                {
+                    "verdict": record.get("verdict"),
+                    "score": record.get("score", 0),
+                    "safe": record.get("safe"),
+                    "reason": record.get("reason", ""),
+                },
+            )
         self.recorder.append("trial_end", {"steps": steps, "decision": record.get("decision")})
         self.recorder.close()
         entries = read_entries(self.directory)
