@@ -44,6 +44,7 @@ bench: setup
 	$(BIN)/python benchmarks/nodesim.py
 	$(BIN)/python benchmarks/netsim.py
 	$(BIN)/python benchmarks/trial.py
+	$(BIN)/python benchmarks/evidence.py
 
 clean:
 	$(BIN)/kubeproof cluster down --all || true
