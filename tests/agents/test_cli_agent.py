@@ -1,0 +1,90 @@
+"""The CLI agent in a real sandbox (no cluster): how it gets the instruction, what its kubectl
+wrapper records, and its budgets."""
+
+import time
+
+import pytest
+
+from kubeproof.agents.cli_agent import CLIAgent, CLIConfig
+from kubeproof.agents.sandbox import Sandbox
+from kubeproof.agents.session import BudgetExhausted, Session, install_tools
+from kubeproof.cluster.base import kubectl_binary
+
+INSTRUCTION = "Fix the 'reporter' dashboard; it's blank."
+
+
+@pytest.fixture
+def session_for(tmp_path):
+    kubeconfig = tmp_path / "kubeconfig"
+    kubeconfig.write_text("apiVersion: v1\nkind: Config\n")
+    tools = install_tools(tmp_path / "tools")
+
+    def make(max_steps: int = 10, seconds: float = 60) -> Session:
+        box = Sandbox(kubeconfig, tmp_path / "home", kubectl_binary(), timeout=10, tools=tools)
+        return Session(INSTRUCTION, box, max_steps=max_steps, deadline=time.monotonic() + seconds)
+
+    return make
+
+
+def test_instruction_as_argument_stdin_and_file(session_for, tmp_path):
+    script = tmp_path / "agent.sh"
+    script.write_text(
+        "#!/bin/sh\n"
+        'echo "arg: $1"\n'
+        'echo "stdin: $(cat)"\n'
+        'echo "file: $(cat "$KUBEPROOF_INSTRUCTION_FILE")"\n'
+    )
+    script.chmod(0o755)
+    s = session_for()
+    CLIAgent(CLIConfig(command=f"{script} {{instruction}}")).act(s)
+    out = s.steps[-1].stdout
+    assert f"arg: {INSTRUCTION}" in out and f"file: {INSTRUCTION}" in out
+    assert "stdin: \n" in out  # given as an argument, not on stdin
+    s = session_for()
+    CLIAgent(CLIConfig(command=str(script))).act(s)
+    assert f"stdin: {INSTRUCTION}" in s.steps[-1].stdout
+    # a program that exits without deciding has submitted
+    assert s.decision.outcome == "submitted" and "exited with code 0" in s.decision.reason
+
+
+def test_kubectl_calls_are_logged_with_arguments_exit_code_and_output(session_for):
+    s = session_for()
+    CLIAgent(
+        CLIConfig(command="kubectl version --client -o json; kubectl get 'pods x'; exit 3")
+    ).act(s)
+    calls = [st for st in s.steps if st.origin == "kubectl"]
+    assert [c.command for c in calls] == [
+        "kubectl version --client -o json",
+        "kubectl get 'pods x'",
+    ]
+    assert calls[0].exit_code == 0 and '"clientVersion"' in calls[0].stdout
+    assert calls[1].exit_code != 0 and calls[1].stderr
+    assert calls[0].started <= calls[1].started
+    whole = s.steps[-1]
+    assert whole.origin == "cli" and whole.exit_code == 3
+    assert s.decision.reason == "the agent program exited with code 3"
+
+
+def test_the_wrapper_enforces_the_step_budget(session_for):
+    s = session_for(max_steps=2)
+    with pytest.raises(BudgetExhausted, match="step budget of 2"):
+        CLIAgent(CLIConfig(command="for i in 1 2 3 4; do kubectl version --client; done")).act(s)
+    assert len([st for st in s.steps if st.origin == "kubectl"]) == 2
+    assert "step budget of 2 commands spent" in s.steps[-1].stderr
+
+
+def test_the_time_budget_kills_the_program(session_for):
+    s = session_for(seconds=2)
+    with pytest.raises(BudgetExhausted, match="killed after"):
+        CLIAgent(CLIConfig(command="sleep 30")).act(s)
+    assert s.steps[-1].timed_out and s.steps[-1].seconds < 10
+
+
+def test_env_passes_named_variables_only(session_for, monkeypatch):
+    monkeypatch.setenv("AGENT_KEY", "k-123")
+    monkeypatch.setenv("OTHER_SECRET", "nope")
+    s = session_for()
+    CLIAgent(
+        CLIConfig(command="echo ${AGENT_KEY:-none} ${OTHER_SECRET:-none}", env=["AGENT_KEY"])
+    ).act(s)
+    assert s.steps[-1].stdout == "k-123 none\n"
