@@ -1,11 +1,14 @@
 """Agent specs and the agents file: every form resolves, bad input says what is wrong."""
 
+import json
+
 import pytest
 
 from kubeproof.agents.spec import AgentsFile, label, parse
 from kubeproof.errors import KubeproofError
 from kubeproof.runner.run import plan
 from kubeproof.tasks import load
+from tests.conftest import run_cli
 from tests.tasks.test_lint import make_task
 
 
@@ -113,3 +116,13 @@ def test_specs_never_read_keys(monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-secret-value")
     config = parse("llm:openai/gpt-4o").llm
     assert "sk-secret" not in str(config.public()) and "sk-secret" not in config.model_dump_json()
+
+
+def test_agents_show_resolves_a_spec_without_keys(monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-secret-value")
+    shown = run_cli("agents", "show", "llm:openai/gpt-4o?max_turns=9", "-o", "json", check=True)
+    data = json.loads(shown.stdout)
+    assert data["label"] == "llm-gpt-4o" and data["llm"]["max_turns"] == 9
+    assert data["api_key"] == "$OPENAI_API_KEY is set" and "sk-secret" not in shown.stdout
+    bad = run_cli("agents", "show", "llm:gpt-4o")
+    assert bad.returncode == 1 and "expected llm:openai/MODEL" in bad.stderr

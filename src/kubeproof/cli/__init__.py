@@ -11,7 +11,7 @@ import sys
 import typer
 
 from kubeproof import __version__
-from kubeproof.cli import cluster, evidence, mcp, net, run, setup, tasks
+from kubeproof.cli import agents, cluster, evidence, mcp, net, run, setup, tasks
 from kubeproof.cli.output import err
 from kubeproof.errors import KubeproofError
 
@@ -28,6 +28,7 @@ app.add_typer(cluster.app, name="cluster")
 app.add_typer(net.app, name="net")
 app.add_typer(tasks.app, name="tasks")
 app.add_typer(evidence.app, name="evidence")
+app.add_typer(agents.app, name="agents")
 app.command("setup")(setup.setup)
 app.command("run")(run.run)
 app.command("version")(setup.version)
