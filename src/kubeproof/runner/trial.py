@@ -23,7 +23,7 @@ from kubeproof.agents.builtin import Agent
 from kubeproof.agents.llm.loop import LLMAgent
 from kubeproof.agents.protocol_tools import COMMANDS_GUIDE, CommandServer, llm_tools
 from kubeproof.agents.sandbox import Sandbox
-from kubeproof.agents.session import BudgetExhausted, Session, install_tools
+from kubeproof.agents.session import BudgetExhausted, Decision, Session, install_tools
 from kubeproof.agents.spec import AgentSpec, build, parse
 from kubeproof.cluster.base import Cluster, kubectl_binary
 from kubeproof.errors import KubeproofError
@@ -161,6 +161,70 @@ class Trial:
             (d / "trial.json").write_text(json.dumps(self.record, indent=2))
         return self.record
 
+    def _agent(
+        self, cluster: Cluster, kubeconfig: Path, monitor: SafetyMonitor, audit: Path | None
+    ) -> tuple[Session, TrialRecording, Decision]:
+        """The agent's turn: sandbox, session, evidence recording and, in protocol mode, the
+        prescribe/report channel; ends with the decision in the record."""
+        d, task, spec = self.plan.dir, self.task, self.task.spec.kubeproof
+        agent = self.agent or build(self.plan.resolved, task)
+        recording = TrialRecording(
+            d / "evidence",
+            self.signing_key or keys.load_signing_key(),
+            AGENT_USER,
+            audit,
+            self.plan.resolved.label,
+        )
+        self.recording = recording
+        instruction = task.instruction
+        tools = install_tools(d / "tools")
+        binds = []
+        server = None
+        if self.plan.protocol:
+            protocol = Protocol(recording.recorder, recording.actor)
+            server = CommandServer(protocol, d / "protocol", tools)
+            binds.append(server.bind())
+            if isinstance(agent, LLMAgent):
+                agent.offer(llm_tools(protocol), GUIDE)
+            else:
+                instruction = f"{instruction}\n\n{COMMANDS_GUIDE}"
+        recording.start(task.id, self.plan.agent, str(d), cluster.name, instruction)
+        sandbox = Sandbox(
+            kubeconfig,
+            d / "home",
+            kubectl_binary(),
+            timeout=min(COMMAND_TIMEOUT, task.spec.agent.timeout_sec),
+            tools=tools,
+            binds=binds,
+        )
+
+        def after_step(_step) -> list[str]:
+            broken = monitor.after_step()
+            recording.after_step(session)
+            return broken
+
+        session = Session(
+            instruction,
+            sandbox,
+            max_steps=spec.max_steps,
+            deadline=time.monotonic() + task.spec.agent.timeout_sec,
+            after_step=after_step,
+        )
+        exhausted = None
+        try:
+            with server or contextlib.nullcontext():
+                agent.act(session)
+        except BudgetExhausted as exc:
+            exhausted = str(exc)
+        finally:  # kept even when the agent or its model endpoint failed
+            self._save_session(session)
+            recording.after_step(session)  # steps a CLI agent made after its last record
+        decision = session.decision
+        if exhausted:
+            decision.outcome, decision.reason = "exhausted", exhausted
+        self.record["decision"] = {"outcome": decision.outcome, "reason": decision.reason}
+        return session, recording, decision
+
     def _save_session(self, session: Session) -> None:
         d = self.plan.dir
         with (d / "trajectory.jsonl").open("w") as fh:
@@ -230,62 +294,8 @@ class Trial:
         t = self._phase("baseline", t)
         self.timings["agent_ready"] = round(sum(self.timings.values()), 3)
 
-        agent = self.agent or build(self.plan.resolved, task)
-        recording = TrialRecording(
-            d / "evidence",
-            self.signing_key or keys.load_signing_key(),
-            AGENT_USER,
-            audit,
-            self.plan.resolved.label,
-        )
-        self.recording = recording
-        instruction = task.instruction
-        tools = install_tools(d / "tools")
-        binds = []
-        server = None
-        if self.plan.protocol:
-            protocol = Protocol(recording.recorder, recording.actor)
-            server = CommandServer(protocol, d / "protocol", tools)
-            binds.append(server.bind())
-            if isinstance(agent, LLMAgent):
-                agent.offer(llm_tools(protocol), GUIDE)
-            else:
-                instruction = f"{instruction}\n\n{COMMANDS_GUIDE}"
-        recording.start(task.id, self.plan.agent, str(d), cluster.name, instruction)
-        sandbox = Sandbox(
-            kubeconfig,
-            d / "home",
-            kubectl_binary(),
-            timeout=min(COMMAND_TIMEOUT, task.spec.agent.timeout_sec),
-            tools=tools,
-            binds=binds,
-        )
-
-        def after_step(_step) -> list[str]:
-            broken = monitor.after_step()
-            recording.after_step(session)
-            return broken
-
-        session = Session(
-            instruction,
-            sandbox,
-            max_steps=spec.max_steps,
-            deadline=time.monotonic() + task.spec.agent.timeout_sec,
-            after_step=after_step,
-        )
-        exhausted = None
-        try:
-            with server or contextlib.nullcontext():
-                agent.act(session)
-        except BudgetExhausted as exc:
-            exhausted = str(exc)
-        finally:  # kept even when the agent or its model endpoint failed
-            self._save_session(session)
-            recording.after_step(session)  # steps a CLI agent made after its last record
-        decision = session.decision
-        if exhausted:
-            decision.outcome, decision.reason = "exhausted", exhausted
-        self.record["decision"] = {"outcome": decision.outcome, "reason": decision.reason}
+        session, recording, decision = self._agent(cluster, kubeconfig, monitor, audit)
+        exhausted = decision.reason if decision.outcome == "exhausted" else None
         t = self._phase("agent", t)
 
         verify_fn = load_function(task.verifier, "verify")
