@@ -3,6 +3,7 @@ chain that verifies with the run's key; mutations no command explains flagged; p
 with compliance per trial."""
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -38,7 +39,7 @@ def recorded(tmp_path_factory, binaries_built):
     return out, json.loads(result.stdout)
 
 
-def test_a_trials_chain_holds_commands_and_audit_and_verifies_with_the_runs_key(recorded):
+def test_a_trials_chain_holds_commands_and_audit_and_verifies_with_the_runs_key(recorded, tmp_path):
     out, run = recorded
     record, chain = trial(out, "oracle")
     assert record["evidence"]["verified"] and record["evidence"]["unrecorded_mutations"] == 0
@@ -61,6 +62,16 @@ def test_a_trials_chain_holds_commands_and_audit_and_verifies_with_the_runs_key(
     assert ok.returncode == 0, ok.stdout
     wrong = run_cli("evidence", "verify", str(out), "--fingerprint", "SHA256:" + "0" * 64)
     assert wrong.returncode == 1
+    # on a run, the fingerprint run.json names is the default, and a chain gone is a problem
+    assert (
+        "Checked against the key run.json names" in run_cli("evidence", "verify", str(out)).stdout
+    )
+    copy = tmp_path / "copy"
+    shutil.copytree(out, copy)
+    shutil.rmtree(next(copy.rglob("oracle/1/evidence")))
+    gone = run_cli("evidence", "verify", str(copy), "-o", "json")
+    assert gone.returncode == 1
+    assert json.loads(gone.stdout)["missing"][0].endswith("oracle/1/evidence")
 
 
 def test_a_mutation_no_recorded_command_made_is_flagged(recorded):

@@ -97,6 +97,21 @@ def _print_report(report: Report) -> None:
         console.print(f"    … and {len(report.problems) - TEXT_PROBLEMS} more (-o json)")
 
 
+def _run_manifest(path: Path, chains: list[Path]) -> tuple[dict | None, list[str]]:
+    """A run directory's run.json, and the chains it lists that are not there."""
+    manifest = path / "run.json"
+    if not manifest.is_file():
+        return None, []
+    run = json.loads(manifest.read_text())
+    found = {c.resolve() for c in chains}
+    missing = [
+        str(path / t["dir"] / "evidence")
+        for t in run.get("trials", [])
+        if t.get("evidence") and (path / t["dir"] / "evidence").resolve() not in found
+    ]
+    return run, missing
+
+
 @app.command()
 def verify(
     path: Path = typer.Argument(
@@ -118,18 +133,26 @@ def verify(
     """Verify evidence chains: every entry intact, in order, linked and sealed by a signed
     checkpoint. Exits 1 if any chain has a problem."""
     chains = find_chains(path)
-    if not chains:
+    run, missing = _run_manifest(path, chains)
+    if not chains and not missing:
         err(f"no evidence chains in {path}")
         raise typer.Exit(1)
+    if run and not fingerprint and not public_key:
+        fingerprint = (run.get("evidence") or {}).get("fingerprint")  # the key the run named
     key = keys.load_public(public_key) if public_key else None
     reports = [
         verify_chain(c, key, expect_fingerprint=fingerprint, allow_open=allow_open) for c in chains
     ]
-    ok = all(r.ok for r in reports)
-    if not emit({"ok": ok, "chains": [r.as_dict() for r in reports]}, output):
+    ok = all(r.ok for r in reports) and not missing
+    result = {"ok": ok, "chains": [r.as_dict() for r in reports], "missing": missing}
+    if not emit(result, output):
         for report in reports:
             _print_report(report)
-        if not fingerprint and not public_key:
+        for where in missing:
+            console.print(f"[red]✗[/] {escape(where)}  missing: run.json lists its chain")
+        if run and fingerprint == (run.get("evidence") or {}).get("fingerprint"):
+            console.print(f"[dim]Checked against the key run.json names ({fingerprint}).[/]")
+        elif not fingerprint and not public_key:
             console.print(
                 "[dim]The key came from each chain's public-key.pem, which proves consistency, "
                 "not origin: compare the fingerprint with one you trust (--fingerprint).[/]"

@@ -9,6 +9,7 @@ cluster; their earlier attempts are kept in the trial record.
 import contextlib
 import dataclasses
 import json
+import os
 import re
 import threading
 from collections.abc import Callable
@@ -163,6 +164,8 @@ def write_run(out: Path, meta: dict, records: list[dict]) -> dict:
                 )
             }
             | {"seconds": r.get("timings", {}).get("total")}
+            # where its evidence chain must be: `evidence verify RUN` reports one gone missing
+            | {"dir": os.path.relpath(r["dir"], out), "evidence": "evidence" in r}
             for r in records
         ],
     }

@@ -125,6 +125,7 @@ class Trial:
             "task": self.task.id,
             "agent": self.plan.agent,
             "repeat": self.plan.repeat,
+            "dir": str(d),
             "area": spec.area,
             "difficulty": spec.difficulty,
             "track": spec.track,
