@@ -230,3 +230,24 @@ def test_transcript_has_no_harness_only_fields(session_for):
             assert "observation" not in m
     assert json.dumps(s.transcript)  # serialisable for transcript.json
     assert Path(s.sandbox.scratch / ".kubeproof" / "decision").is_file()
+
+
+def test_sampling_options_and_extra_headers_reach_the_endpoint(session_for, monkeypatch):
+    monkeypatch.setenv("MY_GATEWAY_KEY", "gw-123")
+    with FakeLLM([submit()]) as fake:
+        LLMAgent(
+            LLMConfig(
+                model="fake",
+                base_url=f"{fake.url}/v1",
+                temperature=0.7,
+                seed=42,
+                max_tokens=77,
+                headers={"X-Team": "sre"},
+                api_key_env="MY_GATEWAY_KEY",
+            )
+        ).act(session_for())
+    request = fake.requests[0]
+    body = request["body"]
+    assert (body["temperature"], body["seed"], body["max_tokens"]) == (0.7, 42, 77)
+    headers = {k.lower(): v for k, v in request["headers"].items()}
+    assert headers["x-team"] == "sre" and headers["authorization"] == "Bearer gw-123"
