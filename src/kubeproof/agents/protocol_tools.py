@@ -101,32 +101,52 @@ def describe(answer: dict) -> str:
     return "\n".join(lines)
 
 
+def prescribe_text(
+    protocol: Protocol,
+    intent: str,
+    targets: list[str],
+    command: str | None = None,
+    manifest: str | None = None,
+    operation: str | None = None,
+) -> tuple[str, bool]:
+    """A prescribe as every channel answers it: the text the agent reads, and whether it
+    was accepted."""
+    try:
+        answer = protocol.prescribe(intent, targets, command, manifest, operation or "mutate")
+    except ProtocolError as exc:
+        return f"error: {exc}", False
+    return describe(answer), True
+
+
+def report_text(
+    protocol: Protocol, prescription_id: str, verdict: str, outcome: str = "", reason: str = ""
+) -> tuple[str, bool]:
+    try:
+        answer = protocol.report(prescription_id, verdict, outcome, reason)
+    except ProtocolError as exc:
+        return f"error: {exc}", False
+    return (answer["message"] if answer["ok"] else f"error: {answer['message']}"), answer["ok"]
+
+
 def llm_tools(protocol: Protocol) -> list:
     def prescribe(_session: Session, args: dict) -> str:
-        try:
-            return describe(
-                protocol.prescribe(
-                    args["intent"],
-                    list(args.get("targets") or []),
-                    command=args.get("command"),
-                    manifest=args.get("manifest"),
-                    operation=args.get("operation") or "mutate",
-                )
-            )
-        except ProtocolError as exc:
-            return f"error: {exc}"
+        return prescribe_text(
+            protocol,
+            args["intent"],
+            list(args.get("targets") or []),
+            args.get("command"),
+            args.get("manifest"),
+            args.get("operation"),
+        )[0]
 
     def report(_session: Session, args: dict) -> str:
-        try:
-            answer = protocol.report(
-                args["prescription_id"],
-                args["verdict"],
-                args.get("outcome", ""),
-                args.get("reason", ""),
-            )
-        except ProtocolError as exc:
-            return f"error: {exc}"
-        return answer["message"] if answer["ok"] else f"error: {answer['message']}"
+        return report_text(
+            protocol,
+            args["prescription_id"],
+            args["verdict"],
+            args.get("outcome", ""),
+            args.get("reason", ""),
+        )[0]
 
     return [(PRESCRIBE_TOOL, prescribe), (REPORT_TOOL, report)]
 
@@ -208,17 +228,10 @@ class CommandServer:
             return USAGE[name], 2
         if extra:
             return f"{name}: unexpected arguments {shlex.join(extra)}\n{USAGE[name]}", 2
-        try:
-            if name == "prescribe":
-                answer = self.protocol.prescribe(
-                    ns.intent,
-                    ns.target,
-                    command=ns.command,
-                    manifest=manifest,
-                    operation=ns.operation,
-                )
-                return describe(answer), 0
-            answer = self.protocol.report(ns.id, ns.verdict, ns.outcome, ns.reason)
-        except ProtocolError as exc:
-            return f"{name}: {exc}", 2
-        return answer["message"], 0 if answer["ok"] else 1
+        if name == "prescribe":
+            text, ok = prescribe_text(
+                self.protocol, ns.intent, ns.target, ns.command, manifest, ns.operation
+            )
+        else:
+            text, ok = report_text(self.protocol, ns.id, ns.verdict, ns.outcome, ns.reason)
+        return text, 0 if ok else 1

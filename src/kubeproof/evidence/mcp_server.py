@@ -18,10 +18,10 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from mcp.server.fastmcp import FastMCP
 
 from kubeproof.agents.llm.tools import observation
-from kubeproof.agents.protocol_tools import describe
+from kubeproof.agents.protocol_tools import prescribe_text, report_text
 from kubeproof.agents.sandbox import CommandResult, truncate
 from kubeproof.agents.session import Step
-from kubeproof.evidence.protocol import GUIDE, Protocol, ProtocolError
+from kubeproof.evidence.protocol import GUIDE, Protocol
 from kubeproof.evidence.recording import TrialRecording
 
 INSTRUCTIONS = (
@@ -98,23 +98,15 @@ class RecordedKubectl:
             self.recording.recorder.seal()
         return observation(CommandResult(command, code, stdout, stderr, seconds, timed_out))
 
-    def prescribe(self, intent, targets, command=None, manifest=None, operation="mutate") -> str:
-        try:
-            answer = self.protocol.prescribe(intent, targets, command, manifest, operation)
-        except ProtocolError as exc:
-            return f"error: {exc}"
-        finally:
-            self.recording.recorder.seal()
-        return describe(answer)
+    def prescribe(self, intent, targets, command=None, manifest=None, operation=None) -> str:
+        text, _ = prescribe_text(self.protocol, intent, targets, command, manifest, operation)
+        self.recording.recorder.seal()
+        return text
 
     def report(self, prescription_id, verdict, outcome="", reason="") -> str:
-        try:
-            answer = self.protocol.report(prescription_id, verdict, outcome, reason)
-        except ProtocolError as exc:
-            return f"error: {exc}"
-        finally:
-            self.recording.recorder.seal()
-        return answer["message"] if answer["ok"] else f"error: {answer['message']}"
+        text, _ = report_text(self.protocol, prescription_id, verdict, outcome, reason)
+        self.recording.recorder.seal()
+        return text
 
     def close(self) -> dict:
         with self.lock:

@@ -20,7 +20,6 @@ import yaml
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from kubeproof.agents.builtin import Agent
-from kubeproof.agents.llm.loop import LLMAgent
 from kubeproof.agents.protocol_tools import COMMANDS_GUIDE, CommandServer, llm_tools
 from kubeproof.agents.sandbox import Sandbox
 from kubeproof.agents.session import BudgetExhausted, Decision, Session, install_tools
@@ -185,7 +184,7 @@ class Trial:
             protocol = Protocol(recording.recorder, recording.actor)
             server = CommandServer(protocol, d / "protocol", tools)
             binds.append(server.bind())
-            if isinstance(agent, LLMAgent):
+            if hasattr(agent, "offer"):  # a model agent: tools, and a word in its prompt
                 agent.offer(llm_tools(protocol), GUIDE)
             else:
                 instruction = f"{instruction}\n\n{COMMANDS_GUIDE}"
