@@ -15,7 +15,7 @@ import jinja2
 
 from kubeproof.agents.llm.chat import ChatModel, Reply
 from kubeproof.agents.llm.config import LLMConfig
-from kubeproof.agents.llm.context import fit
+from kubeproof.agents.llm.context import estimate, fit
 from kubeproof.agents.llm.pricing import cost, price_for
 from kubeproof.agents.llm.tools import TOOLS, Action, Malformed, observation, parse_text
 from kubeproof.agents.llm.tools import parse_tool_call as parse_call
@@ -107,7 +107,8 @@ class LLMAgent:
             started = time.time()
             reply = self.chat.complete(send, tools if c.protocol == "tools" else None)
             if reply.tokens_in:
-                scale = max(0.25, reply.tokens_in / max(1, _estimate(send)))
+                # the provider's count calibrates the estimate for the next call
+                scale = max(0.25, reply.tokens_in / max(1, estimate(send)))
             spent = cost(reply.tokens_in, reply.tokens_out, self.price)
             session.usage.add(reply.tokens_in, reply.tokens_out, spent, reply.retries)
             record = self._record(turn, started, reply, spent, cut)
@@ -228,9 +229,3 @@ class LLMAgent:
             raise BudgetExhausted(f"token budget of {c.max_total_tokens} spent ({used} used)")
         if c.max_cost_usd and u.cost_usd is not None and u.cost_usd >= c.max_cost_usd:
             raise BudgetExhausted(f"cost budget of ${c.max_cost_usd:g} spent (${u.cost_usd:.4f})")
-
-
-def _estimate(messages: list[dict]) -> int:
-    from kubeproof.agents.llm.context import estimate
-
-    return estimate(messages)
