@@ -6,6 +6,7 @@ not healthy (`cluster status`), 3 unreachable or not as intended (`net`),
 130 interrupted.
 """
 
+import faulthandler
 import sys
 
 import typer
@@ -51,6 +52,8 @@ def _root(
 
 
 def main() -> None:
+    # a crash inside a C extension should still say where it happened
+    faulthandler.enable()
     try:
         app()
     except KubeproofError as exc:

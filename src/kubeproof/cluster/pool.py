@@ -10,6 +10,7 @@ import queue
 import threading
 from typing import Self
 
+from kubeproof.cluster.decoders import prepare_for_threads
 from kubeproof.cluster.embedded import EmbeddedCluster
 
 
@@ -28,6 +29,7 @@ class ClusterPool:
         ]
 
     def start(self) -> Self:
+        prepare_for_threads()
         for worker in self._workers:
             self._wanted.release()
             worker.start()

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Protocol
 
 from kubeproof.cluster.base import Cluster
+from kubeproof.cluster.decoders import prepare_for_threads
 from kubeproof.cluster.embedded import EmbeddedCluster
 from kubeproof.cluster.external import ExternalCluster
 from kubeproof.errors import KubeproofError
@@ -42,6 +43,7 @@ class EmbeddedSource:
     max_parallel = 64
 
     def __init__(self, starters: int = 2):
+        prepare_for_threads()
         self._pool = ThreadPoolExecutor(starters, thread_name_prefix="cluster-start")
 
     def prepare(self, task: Task) -> "Future[Cluster]":

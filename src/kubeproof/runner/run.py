@@ -21,6 +21,7 @@ from pathlib import Path
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from kubeproof.agents.spec import AgentSpec, parse
+from kubeproof.cluster.decoders import prepare_for_threads
 from kubeproof.runner.provision import ClusterSource
 from kubeproof.runner.trial import Trial, TrialPlan
 from kubeproof.tasks import Task
@@ -70,6 +71,7 @@ def _prepare(source: ClusterSource, task: Task) -> Future:
 
 def execute(plans: list[TrialPlan], source: ClusterSource, options: RunOptions) -> list[dict]:
     """Run the trials; records come back in plan order."""
+    prepare_for_threads()
     jobs = max(1, min(options.jobs, source.max_parallel, len(plans) or 1))
     records: list[dict | None] = [None] * len(plans)
 
