@@ -88,3 +88,35 @@ def test_env_passes_named_variables_only(session_for, monkeypatch):
         CLIConfig(command="echo ${AGENT_KEY:-none} ${OTHER_SECRET:-none}", env=["AGENT_KEY"])
     ).act(s)
     assert s.steps[-1].stdout == "k-123 none\n"
+
+
+def test_each_call_is_recorded_and_looked_at_before_the_program_goes_on(session_for):
+    s = session_for()
+    looked: list[tuple[int, float]] = []
+
+    def monitor(step):
+        time.sleep(0.3)  # a slow look at the cluster still comes before the next call
+        looked.append((step.index, time.time()))
+        return []
+
+    s.after_step = monitor
+    CLIAgent(CLIConfig(command="kubectl version --client; kubectl version --client")).act(s)
+    first, second, whole = s.steps
+    assert (first.origin, second.origin, whole.origin) == ("kubectl", "kubectl", "cli")
+    assert [i for i, _ in looked] == [1, 2, 3]
+    assert looked[0][1] <= second.started  # the monitor saw step 1 before call 2 began
+
+
+def test_a_humans_kubectl_calls_are_recorded(session_for, tmp_path, capsys):
+    from kubeproof.agents.builtin import HumanAgent
+
+    typed = tmp_path / "typed"
+    typed.write_text("kubectl version --client -o json\nsubmit\nexit\n")
+    s = session_for()
+    with typed.open() as keyboard:
+        HumanAgent(stdin=keyboard).act(s)
+    assert INSTRUCTION in capsys.readouterr().out
+    [call] = s.steps
+    assert call.origin == "kubectl" and call.command == "kubectl version --client -o json"
+    assert call.exit_code == 0 and '"clientVersion"' in call.stdout
+    assert s.decision.outcome == "submitted"

@@ -6,6 +6,7 @@ import subprocess
 from pathlib import Path
 from typing import Protocol
 
+from kubeproof.agents.kubectl_log import KubectlLog
 from kubeproof.agents.session import Session
 
 
@@ -77,11 +78,18 @@ class ReplayAgent:
 
 
 class HumanAgent:
-    """An interactive shell in the sandbox; `submit` or `decline REASON` ends the turn."""
+    """An interactive shell in the sandbox; `submit` or `decline REASON` ends the turn.
+    Each kubectl call is recorded as a step as it ends, as for a CLI agent."""
 
     name = "human"
 
+    def __init__(self, stdin=None):
+        self.stdin = stdin  # the terminal, unless a test types for the human
+
     def act(self, session: Session) -> None:
         print(session.instruction)
-        print("\n(type `submit` when done, or `decline REASON`; exit to stop)\n")
-        subprocess.run(session.sandbox.argv("exec /bin/sh -i"), check=False)
+        print("\n(type `submit` when done, or `decline REASON`; exit to stop)\n", flush=True)
+        kubectl = KubectlLog(session.sandbox.scratch.parent / "human-log")
+        box = kubectl.install(session.sandbox, session.max_steps)
+        shell = box.argv("exec /bin/sh -i")
+        kubectl.record_while(session, lambda: subprocess.run(shell, stdin=self.stdin, check=False))

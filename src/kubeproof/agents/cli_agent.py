@@ -2,50 +2,28 @@
 
 The program gets the instruction as an argument (`{instruction}` in its command line), on
 stdin, and always in `$KUBEPROOF_INSTRUCTION_FILE`; `KUBECONFIG` points at the agent's
-kubeconfig. Its `kubectl` is a wrapper that logs every call (arguments, exit code, output,
-times) before the real one runs, so the trajectory shows what it did; the apiserver audit log
-shows every API effect, whatever tool made it. The step budget is enforced by the wrapper (a
-call past it fails), the time budget by killing the program. `submit` and `decline` work as
-for any agent; a program that exits without deciding is taken to have submitted.
+kubeconfig. Its `kubectl` is a wrapper (`kubectl_log`) that logs every call, so the
+trajectory shows what it did, call by call, with the safety monitor looking at the cluster
+after each; the apiserver audit log shows every API effect, whatever tool made it. The step
+budget is enforced by the wrapper (a call past it fails), the time budget by killing the
+program. `submit` and `decline` work as for any agent; a program that exits without
+deciding is taken to have submitted.
 """
 
-import copy
 import os
 import shlex
-import shutil
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from kubeproof.agents.kubectl_log import KubectlLog
 from kubeproof.agents.sandbox import HOME, Bind, truncate
 from kubeproof.agents.session import BudgetExhausted, Session, Step
 
-LOG_INSIDE = "/var/log/kubeproof"
-REAL_KUBECTL = "/opt/kubeproof/libexec/kubectl"
 TRANSCRIPT_LIMIT = 4 * 1024 * 1024
 UNLIMITED = 24 * 3600.0
-WRAPPER = f"""#!/bin/sh
-# kubectl as the agent program sees it: each call is logged, then the real kubectl runs.
-calls={LOG_INSIDE}/calls
-if [ "$(ls "$calls" | wc -l)" -ge "${{KUBEPROOF_MAX_STEPS:-1000000}}" ]; then
-  echo "kubeproof: step budget of $KUBEPROOF_MAX_STEPS commands spent" >&2
-  : > {LOG_INSIDE}/exhausted
-  exit 1
-fi
-call=$(mktemp -d "$calls/call.XXXXXXXX")
-date +%s.%N > "$call/start"
-printf '%s\\0' "$@" > "$call/argv"
-{REAL_KUBECTL} "$@" > "$call/out" 2> "$call/err"
-rc=$?
-date +%s.%N > "$call/end"
-echo "$rc" > "$call/rc"
-cat "$call/out"
-cat "$call/err" >&2
-exit "$rc"
-"""
 
 
 class CLIConfig(BaseModel):
@@ -58,34 +36,6 @@ class CLIConfig(BaseModel):
     env: list[str] = Field(default_factory=list)  # host variables passed in (API keys)
     mounts: list[str] = Field(default_factory=list)  # host paths visible read-only
     timeout_sec: float | None = Field(None, gt=0)  # default: the task's time budget
-
-
-@dataclass
-class Call:
-    argv: list[str]
-    exit_code: int
-    stdout: str
-    stderr: str
-    started: float
-    seconds: float
-
-
-def read_calls(log: Path) -> list[Call]:
-    calls = []
-    for d in (log / "calls").iterdir():
-        try:
-            argv = (d / "argv").read_bytes().split(b"\0")[:-1]
-            start = float((d / "start").read_text())
-            end = float((d / "end").read_text()) if (d / "end").exists() else start
-            rc = int((d / "rc").read_text()) if (d / "rc").exists() else -1
-        except (OSError, ValueError):
-            continue  # a call killed half-way through its logging
-        out = truncate((d / "out").read_bytes())[0] if (d / "out").exists() else ""
-        err = truncate((d / "err").read_bytes())[0] if (d / "err").exists() else ""
-        calls.append(
-            Call([a.decode(errors="replace") for a in argv], rc, out, err, start, end - start)
-        )
-    return sorted(calls, key=lambda c: c.started)
 
 
 def _mounts(command: str, extra: list[str]) -> tuple[str, list[Bind]]:
@@ -108,12 +58,8 @@ class CLIAgent:
 
     def act(self, session: Session) -> None:
         c, box = self.config, session.sandbox
-        log = self.log_dir or box.scratch.parent / "cli-log"
-        shutil.rmtree(log, ignore_errors=True)
-        (log / "calls").mkdir(parents=True)
-        wrapper = log.parent / "kubectl-wrapper"
-        wrapper.write_text(WRAPPER)
-        wrapper.chmod(0o755)
+        kubectl = KubectlLog(self.log_dir or box.scratch.parent / "cli-log")
+        sandbox = kubectl.install(box, session.max_steps)
         (box.scratch / "instruction.md").write_text(session.instruction)
 
         command, binds = _mounts(c.command, c.mounts)
@@ -124,42 +70,21 @@ class CLIAgent:
             command = command.replace("{instruction}", shlex.quote(session.instruction))
         stdin = session.instruction.encode() if mode == "stdin" else None
 
-        sandbox = copy.copy(box)
-        sandbox.binds = [
-            *box.binds,
-            *binds,
-            Bind(Path(box.kubectl), REAL_KUBECTL),
-            Bind(wrapper, "/opt/kubeproof/bin/kubectl"),
-            Bind(log, LOG_INSIDE, writable=True),
-        ]
+        sandbox.binds = [*sandbox.binds, *binds]
         sandbox.env = {
-            **box.env,
+            **sandbox.env,
             **{name: os.environ[name] for name in c.env if name in os.environ},
             "KUBEPROOF_INSTRUCTION_FILE": f"{HOME}/instruction.md",
-            "KUBEPROOF_MAX_STEPS": str(session.max_steps),
         }
         limits = [x for x in (c.timeout_sec, session.remaining()) if x is not None]
         limit = min(limits) if limits else UNLIMITED
         session.info = {"kind": "cli", "command": c.command, "instruction": mode, "env": c.env}
         started = time.time()
-        result = sandbox.run(command, timeout=limit, stdin=stdin, output_limit=TRANSCRIPT_LIMIT)
+        result = kubectl.record_while(
+            session,
+            lambda: sandbox.run(command, timeout=limit, stdin=stdin, output_limit=TRANSCRIPT_LIMIT),
+        )
         session.transcript = [{"stdout": result.stdout, "stderr": result.stderr}]
-
-        for index, call in enumerate(read_calls(log), start=len(session.steps) + 1):
-            session.steps.append(
-                Step(
-                    index,
-                    shlex.join(["kubectl", *call.argv]),
-                    call.exit_code,
-                    call.stdout,
-                    call.stderr,
-                    round(call.seconds, 3),
-                    False,
-                    False,
-                    round(call.started, 3),
-                    origin="kubectl",
-                )
-            )
         whole = Step(
             len(session.steps) + 1,
             c.command,
@@ -177,7 +102,7 @@ class CLIAgent:
             raise BudgetExhausted(
                 f"time budget spent: the agent program was killed after {limit:g}s"
             )
-        if (log / "exhausted").exists():
+        if kubectl.exhausted:
             raise BudgetExhausted(f"step budget of {session.max_steps} commands spent")
         if session.decision.outcome == "none":
             session.decide("submitted", f"the agent program exited with code {result.exit_code}")
