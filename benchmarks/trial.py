@@ -6,6 +6,9 @@
   made as `kubectl` subprocesses (how shell-script verifiers work). Targets 1 s and 5x.
 - harness overhead per agent step: a step of `true` through the session (sandbox,
   trajectory, safety monitor) minus `sh -c true` run directly. Target 50 ms.
+- overhead per kubectl call of a CLI agent: calls through the logging wrapper, each
+  recorded and looked at by the safety monitor before the program goes on, minus the same
+  calls of the real kubectl in the same sandbox. Target 50 ms.
 
     python benchmarks/trial.py [--tasks tasks/repair] [--steps 10] [--json out.json]
 """
@@ -20,6 +23,7 @@ from pathlib import Path
 
 from rich.table import Table
 
+from kubeproof.agents.kubectl_log import KubectlLog
 from kubeproof.cluster.base import kubectl_binary
 from kubeproof.runner.provision import EmbeddedSource
 from kubeproof.runner.trial import Trial, TrialPlan
@@ -86,6 +90,7 @@ class Measure:
             trial.monitor.after_step()
             monitor.append(time.perf_counter() - t)
         step, direct = statistics.median(times), statistics.median(bare)
+        cli_call = self._cli_call_overhead(session)
 
         client = trial.cluster.client()
         verify = load_function(trial.task.verifier, "verify")
@@ -104,12 +109,25 @@ class Measure:
             "direct_s": round(direct, 4),
             "overhead_s": round(step - direct, 4),
             "monitor_s": round(statistics.median(monitor), 4),
+            "cli_call_overhead_s": round(cli_call, 4),
             "verifier_s": round(verifier, 4),
             "verifier_requests": len(sent),
             "kubectl_s": round(kubectl, 4),
             "verifier_speedup": round(kubectl / verifier, 1),
         }
         session.run("submit")
+
+    def _cli_call_overhead(self, session) -> float:
+        program = "; ".join(["kubectl version --client >/dev/null"] * self.steps)
+        log = KubectlLog(session.sandbox.scratch.parent / "benchmark-cli-log")
+        wrapped = log.install(session.sandbox, max_steps=10_000)
+        t = time.perf_counter()
+        log.record_while(session, lambda: wrapped.run(program))
+        through_wrapper = time.perf_counter() - t
+        t = time.perf_counter()
+        session.sandbox.run(program)
+        real = time.perf_counter() - t
+        return (through_wrapper - real) / self.steps
 
 
 def main() -> int:
@@ -151,11 +169,13 @@ def main() -> int:
         "verifier_s_max": worst("verifier_s"),
         "verifier_speedup_min": min(r["verifier_speedup"] for r in rows),
         "overhead_s_max": worst("overhead_s"),
+        "cli_call_overhead_s_max": worst("cli_call_overhead_s"),
         "targets": {
             "agent_ready_s": 3.0,
             "verifier_s": 1.0,
             "verifier_speedup": 5.0,
             "overhead_s": 0.05,
+            "cli_call_overhead_s": 0.05,
         },
     }
     table = Table(
@@ -168,7 +188,8 @@ def main() -> int:
         "step ms",
         "overhead ms",
         "monitor ms",
-        title="trials (targets: 3 s, 1 s and 5x, 50 ms)",
+        "cli call ms",
+        title="trials (targets: 3 s, 1 s and 5x, 50 ms, 50 ms)",
     )
     for r in rows:
         table.add_row(
@@ -181,6 +202,7 @@ def main() -> int:
             f"{r['step_s'] * 1000:.0f}",
             f"{r['overhead_s'] * 1000:.0f}",
             f"{r['monitor_s'] * 1000:.0f}",
+            f"{r['cli_call_overhead_s'] * 1000:.0f}",
         )
     publish(table, result, args.json)
     return 0

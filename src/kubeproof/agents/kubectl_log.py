@@ -23,7 +23,7 @@ from kubeproof.agents.session import Session, Step
 LOG_INSIDE = "/var/log/kubeproof"
 REAL_KUBECTL = "/opt/kubeproof/libexec/kubectl"
 ACK_WAIT = 30  # seconds a call waits for the harness before going on regardless
-POLL = 0.02
+POLL = 0.005  # seconds between looks, on both sides: a call waits ~2 of them plus the monitor
 WRAPPER = f"""#!/bin/sh
 # kubectl as the agent sees it: each call is logged, the real kubectl runs, and the harness
 # records the call (and looks at the cluster) before the agent goes on.
