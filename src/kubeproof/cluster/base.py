@@ -10,6 +10,7 @@ from lightkube import Client
 from lightkube.config.kubeconfig import KubeConfig
 
 from kubeproof.cluster.binaries import bin_dir
+from kubeproof.cluster.decoders import prepare_for_threads
 
 
 def kubectl_binary() -> str:
@@ -54,7 +55,8 @@ class Cluster(ABC):
         return Path(entry["certificate-authority"]).expanduser().read_bytes()
 
     def client(self, **kwargs) -> Client:
-        """A lightkube client with admin credentials."""
+        """A lightkube client with admin credentials; safe to use from any thread."""
+        prepare_for_threads()
         config = KubeConfig.from_file(self.admin_kubeconfig)
         return Client(config, trust_env=False, **kwargs)
 

@@ -9,6 +9,7 @@ from lightkube.core.exceptions import ConfigError
 from lightkube.resources.core_v1 import Namespace
 
 from kubeproof.cluster.base import Cluster
+from kubeproof.cluster.decoders import prepare_for_threads
 from kubeproof.errors import KubeproofError
 
 
@@ -45,6 +46,7 @@ class ExternalCluster(Cluster):
     def client(self, **kwargs):
         from lightkube import Client
 
+        prepare_for_threads()
         config = KubeConfig.from_file(self._kubeconfig)
         return Client(config.get(self.context), trust_env=False, **kwargs)
 
