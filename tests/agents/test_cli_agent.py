@@ -120,3 +120,22 @@ def test_a_humans_kubectl_calls_are_recorded(session_for, tmp_path, capsys):
     assert call.origin == "kubectl" and call.command == "kubectl version --client -o json"
     assert call.exit_code == 0 and '"clientVersion"' in call.stdout
     assert s.decision.outcome == "submitted"
+
+
+def test_a_call_cut_short_by_the_time_budget_is_still_recorded(session_for):
+    import socket
+
+    silent = socket.socket()  # accepts connections and never answers
+    silent.bind(("127.0.0.1", 0))
+    silent.listen()
+    port = silent.getsockname()[1]
+    s = session_for(seconds=3)
+    try:
+        with pytest.raises(BudgetExhausted, match="killed after"):
+            CLIAgent(CLIConfig(command=f"kubectl --server=http://127.0.0.1:{port} get pods")).act(s)
+    finally:
+        silent.close()
+    call, whole = s.steps
+    assert call.origin == "kubectl" and call.exit_code == -1
+    assert call.command == f"kubectl --server=http://127.0.0.1:{port} get pods"
+    assert whole.origin == "cli" and whole.timed_out

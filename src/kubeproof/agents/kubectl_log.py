@@ -80,11 +80,6 @@ def read_call(d: Path, finished_only: bool = True) -> Call | None:
     return Call([a.decode(errors="replace") for a in argv], rc, out, err, start, end - start)
 
 
-def read_calls(log: Path) -> list[Call]:
-    calls = [read_call(d, finished_only=False) for d in (log / "calls").iterdir()]
-    return sorted((c for c in calls if c), key=lambda c: c.started)
-
-
 class KubectlLog:
     def __init__(self, log: Path):
         self.log = log
@@ -129,9 +124,10 @@ class KubectlLog:
             self._record_finished(session, seen)
             thread.join(POLL)
         self._record_finished(session, seen)
-        for d in sorted((self.log / "calls").iterdir()):
-            if d.name not in seen and (call := read_call(d, finished_only=False)):
-                self._record(session, call)
+        left = [d for d in (self.log / "calls").iterdir() if d.name not in seen]
+        cut_short = [read_call(d, finished_only=False) for d in left]
+        for call in sorted((c for c in cut_short if c), key=lambda c: c.started):
+            self._record(session, call)
         if failure:
             raise failure[0]
         return result[0]
