@@ -3,8 +3,8 @@ on the broken one, and says why."""
 
 import pytest
 
-from kubeproof.verify import checks
 from kubeproof.verify.fields import equal, get_path
+from kubeproof.verify.verifier import Verifier
 from tests.conftest import wait_for
 
 pytestmark = pytest.mark.cluster
@@ -72,29 +72,29 @@ def live(sim):
 
 
 def test_rollout_complete(live):
-    ok = checks.rollout_complete(live, "verify", "web")
+    ok = Verifier(live).rollout_complete("verify", "web")
     assert ok.passed and ok.reason == "2/2 updated, 2/2 available, 2 total"
-    bad = checks.rollout_complete(live, "verify", "broken")
+    bad = Verifier(live).rollout_complete("verify", "broken")
     assert not bad.passed and "0/1 available" in bad.reason
-    gone = checks.rollout_complete(live, "verify", "nope")
+    gone = Verifier(live).rollout_complete("verify", "nope")
     assert not gone.passed and "not found" in gone.reason
 
 
 def test_pods_ready_counts_and_places(live):
-    assert checks.pods_ready(live, "verify", {"app": "web"}, 2).passed
-    assert not checks.pods_ready(live, "verify", {"app": "web"}, 3).passed
-    misplaced = checks.pods_ready(live, "verify", {"app": "web"}, 2, nodes=["elsewhere"])
+    assert Verifier(live).pods_ready("verify", {"app": "web"}, 2).passed
+    assert not Verifier(live).pods_ready("verify", {"app": "web"}, 3).passed
+    misplaced = Verifier(live).pods_ready("verify", {"app": "web"}, 2, nodes=["elsewhere"])
     assert not misplaced.passed and "not on elsewhere" in misplaced.reason
 
 
 def test_service_endpoints(live):
-    wait_for(lambda: checks.service_has_ready_endpoints(live, "verify", "web", 2).passed)
-    empty = checks.service_has_ready_endpoints(live, "verify", "nobody")
+    wait_for(lambda: Verifier(live).service_has_ready_endpoints("verify", "web", 2).passed)
+    empty = Verifier(live).service_has_ready_endpoints("verify", "nobody")
     assert not empty.passed and empty.reason == "0 ready endpoint(s) (want at least 1)"
 
 
 def test_job_complete(live):
-    result = checks.job_complete(live, "verify", "migrate")
+    result = Verifier(live).job_complete("verify", "migrate")
     assert result.passed and "1 succeeded" in result.reason
 
 
@@ -111,10 +111,10 @@ def test_permission_allowed_and_intruder_denied(live, sim):
         "verify",
     )
     user = "system:serviceaccount:verify:reader"
-    assert checks.permission(live, user, "get", "pods", "verify").passed
-    denied = checks.permission(live, user, "delete", "pods", "verify", allowed=False)
+    assert Verifier(live).permission(user, "get", "pods", "verify").passed
+    denied = Verifier(live).permission(user, "delete", "pods", "verify", allowed=False)
     assert denied.passed and "may not delete pods in verify" in denied.reason
-    assert not checks.permission(live, user, "list", "secrets", "verify").passed
+    assert not Verifier(live).permission(user, "list", "secrets", "verify").passed
 
 
 def test_connectivity_through_netsim(live, sim):
@@ -122,10 +122,10 @@ def test_connectivity_through_netsim(live, sim):
     sim.kubectl(
         "wait", "--for=condition=Ready", "pod/client", "-n", "verify", "--timeout=30s", timeout=40
     )
-    assert checks.connectivity(live, "verify/client", "web:80").passed
-    refused = checks.connectivity(live, "verify/client", "nobody:80")
+    assert Verifier(live).connectivity("verify/client", "web:80").passed
+    refused = Verifier(live).connectivity("verify/client", "nobody:80")
     assert not refused.passed and refused.reason.startswith("no-endpoints")
-    assert checks.connectivity(live, "verify/client", "nobody:80", allowed=False).passed
+    assert Verifier(live).connectivity("verify/client", "nobody:80", allowed=False).passed
 
 
 def test_log_contains(live, sim):
@@ -139,22 +139,28 @@ def test_log_contains(live, sim):
         "-o",
         "jsonpath={.items[0].metadata.name}",
     ).stdout
-    assert checks.log_contains(live, "verify", pod, "migrated").passed
-    assert not checks.log_contains(live, "verify", pod, "failed").passed
+    assert Verifier(live).log_contains("verify", pod, "migrated").passed
+    assert not Verifier(live).log_contains("verify", pod, "failed").passed
 
 
 def test_field_equals_is_quantity_aware(live):
     path = "spec.template.spec.containers[0].resources.limits.memory"
-    assert checks.field_equals(
-        live, "apps/v1", "Deployment", "web", path, "1024Mi", namespace="verify", quantity=True
-    ).passed
-    wrong = checks.field_equals(
-        live, "apps/v1", "Deployment", "web", path, "512Mi", namespace="verify", quantity=True
+    assert (
+        Verifier(live)
+        .field_equals(
+            "apps/v1", "Deployment", "web", path, "1024Mi", namespace="verify", quantity=True
+        )
+        .passed
+    )
+    wrong = Verifier(live).field_equals(
+        "apps/v1", "Deployment", "web", path, "512Mi", namespace="verify", quantity=True
     )
     assert not wrong.passed and "want '512Mi'" in wrong.reason
-    assert checks.field_equals(
-        live, "apps/v1", "Deployment", "web", "spec.replicas", 2, namespace="verify"
-    ).passed
+    assert (
+        Verifier(live)
+        .field_equals("apps/v1", "Deployment", "web", "spec.replicas", 2, namespace="verify")
+        .passed
+    )
 
 
 def test_field_paths_and_quantities():
@@ -168,32 +174,32 @@ def test_field_paths_and_quantities():
 
 
 def test_conditions_states_and_absent_fields(live, sim):
-    available = checks.condition(
-        live, "apps/v1", "Deployment", "web", "Available", namespace="verify"
+    available = Verifier(live).condition(
+        "apps/v1", "Deployment", "web", "Available", namespace="verify"
     )
     assert available.passed and available.reason.startswith("Available=True")
-    node = checks.condition(live, "v1", "Node", "node-1", "Ready")
+    node = Verifier(live).condition("v1", "Node", "node-1", "Ready")
     assert node.passed
-    unknown = checks.condition(
-        live, "apps/v1", "Deployment", "web", "Imaginary", namespace="verify"
+    unknown = Verifier(live).condition(
+        "apps/v1", "Deployment", "web", "Imaginary", namespace="verify"
     )
     assert not unknown.passed and unknown.reason == "no Imaginary condition"
     pulling = wait_for(
         lambda: (
-            checks.pods_in_state(live, "verify", {"app": "broken"}, "ImagePullBackOff")
-            or checks.pods_in_state(live, "verify", {"app": "broken"}, "ErrImagePull")
+            Verifier(live).pods_in_state("verify", {"app": "broken"}, "ImagePullBackOff")
+            or Verifier(live).pods_in_state("verify", {"app": "broken"}, "ErrImagePull")
         )
     )
     assert pulling.passed
-    assert checks.pods_in_state(live, "verify", {"app": "web"}, "Ready").passed
-    assert not checks.pods_in_state(live, "verify", {"app": "web"}, "CrashLoopBackOff").passed
-    assert checks.field_absent(live, "v1", "Node", "node-1", "spec.unschedulable").passed
-    assert checks.absent(live, "apps/v1", "Deployment", "gone", namespace="verify").passed
-    here = checks.absent(live, "apps/v1", "Deployment", "web", namespace="verify")
+    assert Verifier(live).pods_in_state("verify", {"app": "web"}, "Ready").passed
+    assert not Verifier(live).pods_in_state("verify", {"app": "web"}, "CrashLoopBackOff").passed
+    assert Verifier(live).field_absent("v1", "Node", "node-1", "spec.unschedulable").passed
+    assert Verifier(live).absent("apps/v1", "Deployment", "gone", namespace="verify").passed
+    here = Verifier(live).absent("apps/v1", "Deployment", "web", namespace="verify")
     assert not here.passed and here.reason.startswith("still exists")
     sim.kubectl("cordon", "node-1")
     try:
-        cordoned = checks.field_absent(live, "v1", "Node", "node-1", "spec.unschedulable")
+        cordoned = Verifier(live).field_absent("v1", "Node", "node-1", "spec.unschedulable")
         assert not cordoned.passed and cordoned.reason == "spec.unschedulable = True"
     finally:
         sim.kubectl("uncordon", "node-1")

@@ -4,8 +4,8 @@ import re
 
 import pytest
 
-from kubeproof.verify import contracts
 from kubeproof.verify.baseline import Baseline
+from kubeproof.verify.verifier import Verifier
 
 pytestmark = pytest.mark.cluster
 
@@ -48,36 +48,36 @@ def baseline(cluster, tmp_path, ns):
 
 def test_recreating_an_object_breaks_uid_preserved(cluster, baseline, ns):
     client = cluster.client()
-    assert contracts.uid_preserved(client, baseline, "Deployment", ns, "api").passed
+    assert Verifier(client, baseline).uid_preserved("Deployment", ns, "api").passed
     cluster.kubectl("delete", "deployment", "api", "-n", ns, "--wait=false")
     cluster.kubectl("apply", "-f", "-", input=SHOP.replace("contracts", ns))
-    broken = contracts.uid_preserved(client, baseline, "Deployment", ns, "api")
+    broken = Verifier(client, baseline).uid_preserved("Deployment", ns, "api")
     assert not broken.passed and "recreated" in broken.reason and broken.kind == "contract"
 
 
 def test_replacements_and_bare_pods_are_named(cluster, baseline, ns):
     client = cluster.client()
-    assert contracts.exact_resource_set(client, baseline, "Deployment", ns).passed
+    assert Verifier(client, baseline).exact_resource_set("Deployment", ns).passed
     cluster.kubectl("create", "deployment", "api-v2", "--image=nginx:1.27", "-n", ns)
     cluster.kubectl("run", "stopgap", "--image=nginx:1.27", "-n", ns)
-    extra = contracts.exact_resource_set(client, baseline, "Deployment", ns)
+    extra = Verifier(client, baseline).exact_resource_set("Deployment", ns)
     assert not extra.passed and extra.reason == "added api-v2"
-    bare = contracts.no_bare_pods(client, ns)
+    bare = Verifier(client, baseline).no_bare_pods(ns)
     assert not bare.passed and "stopgap" in bare.reason
 
 
 def test_fields_the_task_protects_must_not_change(cluster, baseline, ns):
     client = cluster.client()
     paths = ["spec.replicas", "spec.template.spec.containers[0].image"]
-    assert contracts.fields_unchanged(client, baseline, "Deployment", ns, "api", paths).passed
+    assert Verifier(client, baseline).fields_unchanged("Deployment", ns, "api", paths).passed
     cluster.kubectl("scale", "deployment", "api", "--replicas=3", "-n", ns)
-    changed = contracts.fields_unchanged(client, baseline, "Deployment", ns, "api", paths)
-    assert not changed.passed and changed.reason == "spec.replicas: 1 -> 3"
+    changed = Verifier(client, baseline).fields_unchanged("Deployment", ns, "api", paths)
+    assert not changed.passed and changed.reason == "spec.replicas: 1 -> 3", changed.reason
 
 
 def test_wildcard_rbac_is_a_broken_contract(cluster, baseline, ns):
     client = cluster.client()
-    assert contracts.rbac_no_wildcards(client, ns).passed
+    assert Verifier(client, baseline).rbac_no_wildcards(ns).passed
     cluster.kubectl(
         "patch",
         "role",
@@ -88,27 +88,32 @@ def test_wildcard_rbac_is_a_broken_contract(cluster, baseline, ns):
         "-p",
         '[{"op":"replace","path":"/rules/0/verbs","value":["*"]}]',
     )
-    wild = contracts.rbac_no_wildcards(client, ns)
+    wild = Verifier(client, baseline).rbac_no_wildcards(ns)
     assert not wild.passed and wild.reason == "wildcard rules in reader"
 
 
 def test_distractors_and_namespaces_must_stay_untouched(cluster, baseline, ns):
     client = cluster.client()
-    assert contracts.unchanged(client, baseline, "Role", ns, "reader").passed
-    assert contracts.namespace_untouched(client, baseline, ns).passed
+    assert Verifier(client, baseline).unchanged("Role", ns, "reader").passed
+    assert Verifier(client, baseline).namespace_untouched(ns).passed
     cluster.kubectl("label", "role", "reader", "team=x", "-n", ns)
     cluster.kubectl("create", "configmap", "extra", "-n", ns)
-    edited = contracts.unchanged(client, baseline, "Role", ns, "reader")
-    assert not edited.passed and edited.reason == "changed: metadata.labels.team"
-    touched = contracts.namespace_untouched(client, baseline, ns)
+    edited = Verifier(client, baseline).unchanged("Role", ns, "reader")
+    assert not edited.passed and edited.reason == "metadata.labels.team: <unset> -> x", (
+        edited.reason
+    )
+    touched = Verifier(client, baseline).namespace_untouched(ns)
     assert not touched.passed
-    assert "added ConfigMap extra" in touched.reason and "Role reader changed" in touched.reason
+    assert (
+        "added ConfigMap extra" in touched.reason
+        and "Role reader: metadata.labels.team" in touched.reason
+    )
 
 
 def test_rbac_must_be_exactly_the_rules_asked_and_namespaced(cluster, baseline, ns):
     client = cluster.client()
     want = [{"apiGroups": [""], "resources": ["pods"], "verbs": ["get"]}]
-    assert contracts.rbac_rules_exact(client, ns, "reader", want).passed
+    assert Verifier(client, baseline).rbac_rules_exact(ns, "reader", want).passed
     cluster.kubectl(
         "patch",
         "role",
@@ -120,13 +125,13 @@ def test_rbac_must_be_exactly_the_rules_asked_and_namespaced(cluster, baseline, 
         '[{"op":"add","path":"/rules/-","value":'
         '{"apiGroups":[""],"resources":["secrets"],"verbs":["list"]}}]',
     )
-    more = contracts.rbac_rules_exact(client, ns, "reader", want)
+    more = Verifier(client, baseline).rbac_rules_exact(ns, "reader", want)
     assert not more.passed and more.reason == "grants more: list secrets"
-    assert contracts.no_new_cluster_rbac(client, baseline).passed
+    assert Verifier(client, baseline).no_new_cluster_rbac().passed
     name = f"{ns}-wide"
     cluster.kubectl("create", "clusterrole", name, "--verb=get", "--resource=pods")
     try:
-        wide = contracts.no_new_cluster_rbac(client, baseline)
+        wide = Verifier(client, baseline).no_new_cluster_rbac()
         assert not wide.passed and wide.reason == f"created ClusterRole {name}"
     finally:
         cluster.kubectl("delete", "clusterrole", name)
@@ -135,9 +140,9 @@ def test_rbac_must_be_exactly_the_rules_asked_and_namespaced(cluster, baseline, 
 def test_pods_wearing_a_deployments_labels_must_be_its_own(cluster, baseline, ns):
     client = cluster.client()
     cluster.kubectl("run", "impostor", "--image=nginx:1.27", "--labels=app=api", "-n", ns)
-    chain = contracts.ownership_chain(client, ns, "api")
+    chain = Verifier(client, baseline).ownership_chain(ns, "api")
     assert not chain.passed and chain.reason.endswith(": impostor")
-    demanded = contracts.field_is(
-        client, "Deployment", ns, "api", "spec.template.spec.containers[0].readinessProbe", None
+    demanded = Verifier(client, baseline).field_is(
+        "Deployment", ns, "api", "spec.template.spec.containers[0].readinessProbe", None
     )
     assert not demanded.passed and "is not set" in demanded.reason

@@ -37,15 +37,36 @@ CLUSTER_KINDS = (
     ("v1", "PersistentVolume"),
     ("storage.k8s.io/v1", "StorageClass"),
 )
-API_VERSIONS = {kind: version for version, kind in DEFAULT_KINDS + CLUSTER_KINDS}
+# Kinds a verifier may name without an apiVersion (others: "group/version/Kind").
+OTHER_KINDS = (
+    ("discovery.k8s.io/v1", "EndpointSlice"),
+    ("networking.k8s.io/v1", "Ingress"),
+    ("networking.k8s.io/v1", "IngressClass"),
+    ("v1", "Endpoints"),
+    ("v1", "Event"),
+    ("coordination.k8s.io/v1", "Lease"),
+    ("apiextensions.k8s.io/v1", "CustomResourceDefinition"),
+    ("scheduling.k8s.io/v1", "PriorityClass"),
+)
+API_VERSIONS = {kind: version for version, kind in DEFAULT_KINDS + CLUSTER_KINDS + OTHER_KINDS}
 
 
 def key(kind: str, namespace: str | None, name: str) -> str:
     return f"{kind}/{namespace or ''}/{name}"
 
 
+def split_kind(kind: str) -> tuple[str, str]:
+    """("apps/v1", "Deployment") from "Deployment" or "apps/v1/Deployment"."""
+    if "/" in kind:
+        api_version, _, bare = kind.rpartition("/")
+        return api_version, bare
+    return API_VERSIONS.get(kind, "v1"), kind
+
+
 def resource(kind: str):
-    return resource_registry.load(API_VERSIONS.get(kind, "v1"), kind)
+    """The lightkube resource class of a kind name ("Deployment", "v1/Node",
+    "example.com/v1/Widget" once its CRD is known to lightkube)."""
+    return resource_registry.load(*split_kind(kind))
 
 
 @dataclass
@@ -53,6 +74,11 @@ class Baseline:
     objects: dict[str, dict] = field(default_factory=dict)
     namespaces: list[str] = field(default_factory=list)
     health: dict[str, int] = field(default_factory=dict)  # see verify/safety.py
+    audit_offset: int = 0  # where the audit log stood when the baseline was taken
+
+    @property
+    def empty(self) -> bool:
+        return not self.objects and not self.namespaces
 
     @classmethod
     def capture(cls, client: Client, namespaces: list[str], kinds=DEFAULT_KINDS) -> "Baseline":
@@ -79,7 +105,12 @@ class Baseline:
     def save(self, path: Path) -> None:
         path.write_text(
             json.dumps(
-                {"namespaces": self.namespaces, "objects": self.objects, "health": self.health}
+                {
+                    "namespaces": self.namespaces,
+                    "objects": self.objects,
+                    "health": self.health,
+                    "audit_offset": self.audit_offset,
+                }
             )
         )
 
@@ -87,5 +118,8 @@ class Baseline:
     def load(cls, path: Path) -> "Baseline":
         data = json.loads(path.read_text())
         return cls(
-            objects=data["objects"], namespaces=data["namespaces"], health=data.get("health", {})
+            objects=data["objects"],
+            namespaces=data["namespaces"],
+            health=data.get("health", {}),
+            audit_offset=data.get("audit_offset", 0),
         )

@@ -1,7 +1,7 @@
-"""Checks: did the operator outcome happen. Each takes the admin lightkube client and
-returns a Result whose reason says what was found."""
+"""Checks: did the operator outcome happen. Each returns a Result whose reason says what
+was found; objects are named `(kind, namespace, name)` (docs/verify.md)."""
 
-from lightkube import ApiError, Client
+from lightkube import ApiError
 from lightkube.codecs import from_dict
 from lightkube.core.resource_registry import resource_registry
 from lightkube.resources.apps_v1 import Deployment
@@ -9,7 +9,9 @@ from lightkube.resources.batch_v1 import Job
 from lightkube.resources.core_v1 import Pod
 from lightkube.resources.discovery_v1 import EndpointSlice
 
+from kubeproof.verify.baseline import split_kind
 from kubeproof.verify.fields import equal, get_path, missing
+from kubeproof.verify.registry import Context, check
 from kubeproof.verify.result import Result
 
 
@@ -17,10 +19,11 @@ def _selector(labels: dict[str, str]) -> str:
     return ",".join(f"{k}={v}" for k, v in labels.items())
 
 
-def rollout_complete(client: Client, namespace: str, name: str) -> Result:
+@check
+def rollout_complete(ctx: Context, namespace: str, name: str) -> Result:
     check = f"rollout_complete {namespace}/{name}"
     try:
-        d = client.get(Deployment, name, namespace=namespace)
+        d = ctx.client.get(Deployment, name, namespace=namespace)
     except ApiError as exc:
         return Result(check, False, f"deployment {namespace}/{name}: {exc.status.message}")
     want = d.spec.replicas if d.spec.replicas is not None else 1
@@ -35,8 +38,9 @@ def rollout_complete(client: Client, namespace: str, name: str) -> Result:
     return Result(check, done, reason)
 
 
+@check
 def pods_ready(
-    client: Client,
+    ctx: Context,
     namespace: str,
     labels: dict[str, str],
     count: int,
@@ -45,7 +49,7 @@ def pods_ready(
     check = f"pods_ready {namespace} {_selector(labels)}"
     pods = [
         p
-        for p in client.list(Pod, namespace=namespace, labels=labels)
+        for p in ctx.client.list(Pod, namespace=namespace, labels=labels)
         if p.metadata.deletionTimestamp is None
     ]
     ready = [
@@ -61,11 +65,12 @@ def pods_ready(
     return Result(check, ok, reason)
 
 
+@check
 def service_has_ready_endpoints(
-    client: Client, namespace: str, name: str, minimum: int = 1
+    ctx: Context, namespace: str, name: str, minimum: int = 1
 ) -> Result:
     check = f"service_has_ready_endpoints {namespace}/{name}"
-    slices = client.list(
+    slices = ctx.client.list(
         EndpointSlice, namespace=namespace, labels={"kubernetes.io/service-name": name}
     )
     ready = [
@@ -80,10 +85,11 @@ def service_has_ready_endpoints(
     )
 
 
-def job_complete(client: Client, namespace: str, name: str) -> Result:
+@check
+def job_complete(ctx: Context, namespace: str, name: str) -> Result:
     check = f"job_complete {namespace}/{name}"
     try:
-        job = client.get(Job, name, namespace=namespace)
+        job = ctx.client.get(Job, name, namespace=namespace)
     except ApiError as exc:
         return Result(check, False, f"job {namespace}/{name}: {exc.status.message}")
     conditions = {c.type: c for c in (job.status.conditions or []) if c.status == "True"}
@@ -98,8 +104,9 @@ def job_complete(client: Client, namespace: str, name: str) -> Result:
     )
 
 
+@check
 def permission(
-    client: Client,
+    ctx: Context,
     user: str,
     verb: str,
     resource: str,
@@ -119,7 +126,7 @@ def permission(
     if user.startswith("system:serviceaccount:") and groups is None:
         ns = user.split(":")[2]
         groups = ["system:serviceaccounts", f"system:serviceaccounts:{ns}", "system:authenticated"]
-    review = client.create(
+    review = ctx.client.create(
         from_dict(
             {
                 "apiVersion": "authorization.k8s.io/v1",
@@ -137,14 +144,15 @@ def permission(
     return Result(f"permission {user} {verb} {target}", got == allowed, reason)
 
 
-def connectivity(client: Client, source: str, target: str, allowed: bool = True) -> Result:
+@check
+def connectivity(ctx: Context, source: str, target: str, allowed: bool = True) -> Result:
     """netsim over the live objects: can `source` reach `target` (host:port). The source is
     a pod (`ns/pod`) or every running pod a selector picks (`ns/app=checkout,tier=web`)."""
     from kubeproof.netsim import Network
     from kubeproof.netsim.live import read
 
     check = f"connectivity {source} -> {target}"
-    network = Network.from_objects(read(client))
+    network = Network.from_objects(read(ctx.client))
     namespace, _, who = source.rpartition("/")
     if "=" in who:
         want = dict(pair.split("=", 1) for pair in who.split(","))
@@ -169,12 +177,13 @@ def connectivity(client: Client, source: str, target: str, allowed: bool = True)
     return Result(check, True, f"from {len(sources)} pod(s): {reason}" if "=" in who else reason)
 
 
+@check
 def log_contains(
-    client: Client, namespace: str, pod: str, text: str, container: str | None = None
+    ctx: Context, namespace: str, pod: str, text: str, container: str | None = None
 ) -> Result:
     check = f"log_contains {namespace}/{pod}"
     try:
-        lines = list(client.log(pod, namespace=namespace, container=container))
+        lines = list(ctx.client.log(pod, namespace=namespace, container=container))
     except ApiError as exc:
         return Result(check, False, f"cannot read logs: {exc.status.message}")
     found = any(text in line for line in lines)
@@ -183,28 +192,53 @@ def log_contains(
     )
 
 
-def field_equals(
-    client: Client,
-    api_version: str,
-    kind: str,
-    name: str,
-    path: str,
-    expected,
-    namespace: str | None = None,
-    quantity: bool = False,
-) -> Result:
-    check = f"field_equals {kind}/{name} {path}"
+def _legacy(args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+    """(kind, namespace, name, ...) from the older (apiVersion, kind, name, ...,
+    namespace=...) form, so verifiers written before the convention keep working."""
+    if (
+        len(args) >= 3
+        and isinstance(args[0], str)
+        and isinstance(args[1], str)
+        and (args[0] == "v1" or "/" in args[0])
+        and args[1][:1].isupper()
+    ):
+        api_version, kind, name, *rest = args
+        namespace = kwargs.pop("namespace", None)
+        return (f"{api_version}/{kind}", namespace, name, *rest), kwargs
+    return args, kwargs
+
+
+def read_object(ctx: Context, kind: str, namespace: str | None, name: str):
+    """(object as a dict, None) or (None, a reason it could not be read)."""
     try:
-        resource = resource_registry.load(api_version, kind)
+        resource = resource_registry.load(*split_kind(kind))
     except Exception:  # lightkube raises LoadResourceError for kinds it cannot find
         resource = None
     if resource is None:
-        return Result(check, False, f"unknown kind {api_version} {kind}")
+        return None, f"unknown kind {kind}"
     try:
-        obj = client.get(resource, name, namespace=namespace)
+        obj = ctx.client.get(resource, name, namespace=namespace)
     except ApiError as exc:
-        return Result(check, False, f"{kind} {name}: {exc.status.message}")
-    value = get_path(obj.to_dict() if hasattr(obj, "to_dict") else dict(obj), path)
+        return None, f"{split_kind(kind)[1]} {name}: {exc.status.message}"
+    return (obj.to_dict() if hasattr(obj, "to_dict") else dict(obj)), None
+
+
+def _label(kind: str, namespace: str | None, name: str) -> str:
+    return f"{split_kind(kind)[1]} {namespace + '/' if namespace else ''}{name}"
+
+
+@check
+def field_equals(ctx: Context, *args, **kwargs) -> Result:
+    """`field_equals(kind, namespace, name, path, expected, quantity=False)`: the field at a
+    path (`spec.replicas`, `metadata.labels["a.b/c"]`, `containers[name=api].image`) equals
+    `expected`; `quantity=True` compares `1Gi` and `1024Mi` as equal."""
+    (kind, namespace, name, path, expected, *rest), kwargs = _legacy(args, kwargs)
+    quantity = kwargs.get("quantity", rest[0] if rest else False)
+    check = f"field_equals {_label(kind, namespace, name)} {path}"
+    obj, problem = read_object(ctx, kind, namespace, name)
+    if problem:
+        return Result(check, False, problem)
+    value = get_path(obj, path)
     if missing(value):
         return Result(check, False, f"{path} is not set")
     ok = equal(value, expected, quantity)
@@ -228,14 +262,15 @@ def _states(pod) -> set[str]:
     return states
 
 
-def pods_in_state(client: Client, namespace: str, labels: dict[str, str], state: str) -> Result:
+@check
+def pods_in_state(ctx: Context, namespace: str, labels: dict[str, str], state: str) -> Result:
     """At least one selected pod shows `state`: a phase (Pending, Running), a container
     reason (CrashLoopBackOff, ImagePullBackOff, CreateContainerConfigError, OOMKilled),
     NotReady, or Unschedulable. Broken-state assertions use it to wait for the symptom."""
     check = f"pods_in_state {namespace} {_selector(labels)} {state}"
     pods = [
         p
-        for p in client.list(Pod, namespace=namespace, labels=labels)
+        for p in ctx.client.list(Pod, namespace=namespace, labels=labels)
         if p.metadata.deletionTimestamp is None
     ]
     matching = [p.metadata.name for p in pods if state in _states(p)]
@@ -244,53 +279,33 @@ def pods_in_state(client: Client, namespace: str, labels: dict[str, str], state:
     return Result(check, bool(matching), f"{len(matching)} of {len(pods)} pods {state}")
 
 
-def _get(client: Client, api_version: str, kind: str, name: str, namespace: str | None):
-    """(object as a dict, None) or (None, a reason it could not be read)."""
-    try:
-        resource = resource_registry.load(api_version, kind)
-    except Exception:  # lightkube raises LoadResourceError for kinds it cannot find
-        resource = None
-    if resource is None:
-        return None, f"unknown kind {api_version} {kind}"
-    try:
-        obj = client.get(resource, name, namespace=namespace)
-    except ApiError as exc:
-        return None, f"{kind} {name}: {exc.status.message}"
-    return (obj.to_dict() if hasattr(obj, "to_dict") else dict(obj)), None
-
-
-def condition(
-    client: Client,
-    api_version: str,
-    kind: str,
-    name: str,
-    type: str,
-    status: str = "True",
-    namespace: str | None = None,
-) -> Result:
-    """The object's status condition `type` has `status`: a Node `Ready`, an HPA
-    `ScalingActive`, a Deployment `Available`, a Job `Complete`."""
-    check = f"condition {kind}/{name} {type}={status}"
-    obj, problem = _get(client, api_version, kind, name, namespace)
+@check
+def condition(ctx: Context, *args, **kwargs) -> Result:
+    """`condition(kind, namespace, name, type, status="True")`: the object's status condition
+    `type` has `status` (a Node `Ready`, an HPA `ScalingActive`, a Job `Complete`)."""
+    (kind, namespace, name, type_, *rest), kwargs = _legacy(args, kwargs)
+    status = kwargs.get("status", rest[0] if rest else "True")
+    check = f"condition {_label(kind, namespace, name)} {type_}={status}"
+    obj, problem = read_object(ctx, kind, namespace, name)
     if problem:
         return Result(check, False, problem)
-    found = [c for c in (obj.get("status") or {}).get("conditions") or [] if c["type"] == type]
+    found = [c for c in (obj.get("status") or {}).get("conditions") or [] if c["type"] == type_]
     if not found:
-        return Result(check, False, f"no {type} condition")
+        return Result(check, False, f"no {type_} condition")
     c = found[0]
     detail = ": ".join(x for x in (c.get("reason"), c.get("message")) if x)
     return Result(
-        check, c["status"] == status, f"{type}={c['status']}" + (f" ({detail})" if detail else "")
+        check, c["status"] == status, f"{type_}={c['status']}" + (f" ({detail})" if detail else "")
     )
 
 
-def field_absent(
-    client: Client, api_version: str, kind: str, name: str, path: str, namespace: str | None = None
-) -> Result:
-    """The field is unset or null (a node no longer `spec.unschedulable`, a CronJob not
-    `spec.suspend`-ed... when absence is the healthy state)."""
-    check = f"field_absent {kind}/{name} {path}"
-    obj, problem = _get(client, api_version, kind, name, namespace)
+@check
+def field_absent(ctx: Context, *args, **kwargs) -> Result:
+    """`field_absent(kind, namespace, name, path)`: the field is unset, null or false (a node
+    no longer `spec.unschedulable`, a CronJob no longer `spec.suspend`-ed)."""
+    (kind, namespace, name, path), kwargs = _legacy(args, kwargs)
+    check = f"field_absent {_label(kind, namespace, name)} {path}"
+    obj, problem = read_object(ctx, kind, namespace, name)
     if problem:
         return Result(check, False, problem)
     value = get_path(obj, path)
@@ -298,12 +313,13 @@ def field_absent(
     return Result(check, ok, f"{path} is not set" if ok else f"{path} = {value!r}")
 
 
-def absent(
-    client: Client, api_version: str, kind: str, name: str, namespace: str | None = None
-) -> Result:
-    """The object does not exist (a leftover cleaned up, a stop-gap removed)."""
-    check = f"absent {kind} {namespace + '/' if namespace else ''}{name}"
-    obj, problem = _get(client, api_version, kind, name, namespace)
+@check
+def absent(ctx: Context, *args, **kwargs) -> Result:
+    """`absent(kind, namespace, name)`: the object does not exist or is being deleted (a
+    leftover cleaned up, a stop-gap removed)."""
+    (kind, namespace, name), kwargs = _legacy(args, kwargs)
+    check = f"absent {_label(kind, namespace, name)}"
+    obj, problem = read_object(ctx, kind, namespace, name)
     if obj is None and problem and "not found" in problem:
         return Result(check, True, "not found")
     if obj is None:

@@ -8,14 +8,22 @@ from decimal import Decimal
 from kubeproof.nodesim.quantity import parse
 
 _MISSING = object()
-_STEP = re.compile(r'([^.\[\]"]+)|\[(\d+)\]|\["([^"]+)"\]')
+_STEP = re.compile(r'([^.\[\]"]+)|\[(\d+)\]|\["([^"]+)"\]|\[name=([^\]]+)\]')
 
 
 def get_path(obj, path: str):
+    """The value at a path; `[name=x]` picks the list item named x (a container, an env
+    var, a volume) wherever it is in the list."""
     current = obj
-    for name, index, quoted in _STEP.findall(path):
+    for name, index, quoted, named in _STEP.findall(path):
         name = name or quoted
-        if name:
+        if named:
+            items = current if isinstance(current, list) else []
+            found = [i for i in items if isinstance(i, dict) and i.get("name") == named]
+            if not found:
+                return _MISSING
+            current = found[0]
+        elif name:
             if not isinstance(current, dict) or name not in current:
                 return _MISSING
             current = current[name]

@@ -12,7 +12,6 @@ import ast
 import difflib
 import hashlib
 import importlib.util
-import inspect
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -20,48 +19,64 @@ from pathlib import Path
 from lightkube import Client
 
 from kubeproof.errors import KubeproofError
-from kubeproof.verify import checks, contracts
+from kubeproof.verify import paths
 from kubeproof.verify.baseline import Baseline
+from kubeproof.verify.history import History
+from kubeproof.verify.protection import Allowances, Rule
+from kubeproof.verify.registry import Context, Entry, entry_of, load_builtins
 from kubeproof.verify.result import Result
 
-
-def _public(module) -> dict[str, Callable]:
-    return {
-        name: fn
-        for name, fn in vars(module).items()
-        if inspect.isfunction(fn) and fn.__module__ == module.__name__ and not name.startswith("_")
-    }
-
-
-REGISTRY: dict[str, Callable] = _public(checks) | _public(contracts)
-HELPERS = {"not_", "results", "client", "baseline"}
+REGISTRY: dict[str, Entry] = load_builtins()
+HELPERS = {"not_", "results", "client", "baseline", "history", "allow", "allow_new"}
 NAMES = sorted(REGISTRY) + sorted(HELPERS)
 
 
-def _needs_baseline(fn: Callable) -> bool:
-    params = list(inspect.signature(fn).parameters)
-    return len(params) > 1 and params[1] == "baseline"
-
-
 class Verifier:
-    def __init__(self, client: Client, baseline: Baseline | None = None):
+    def __init__(
+        self,
+        client: Client,
+        baseline: Baseline | None = None,
+        history: History | None = None,
+        local: dict[str, Entry] | None = None,
+    ):
         self.client = client
         self.baseline = baseline or Baseline()
+        self.history = history
+        self.allowances = Allowances()
+        self.context = Context(client, self.baseline, history, self.allowances)
+        self.local = local or {}
         self.results: list[Result] = []
 
     def __getattr__(self, name: str):
-        fn = REGISTRY.get(name)
-        if fn is None:
+        entry = self.local.get(name) or REGISTRY.get(name)
+        if entry is None:
             raise AttributeError(f"no check or contract named {name!r}")
 
         def call(*args, **kwargs) -> Result:
-            head = (self.client, self.baseline) if _needs_baseline(fn) else (self.client,)
-            result = fn(*head, *args, **kwargs)
+            result = entry(self.context, *args, **kwargs)
             self.results.append(result)
             return result
 
-        call.__doc__ = fn.__doc__
+        call.__doc__ = entry.fn.__doc__
         return call
+
+    def allow(
+        self,
+        kind: str,
+        namespace: str | None,
+        name: str,
+        fields: list[str] | None = None,
+        delete: bool = False,
+    ) -> None:
+        """Declare what a valid fix may change in an object (`name` may be a glob): the
+        path patterns of docs/verify.md, and whether it may delete (or recreate) it.
+        `only_allowed_changes()` protects everything else."""
+        patterns = [paths.parse(f) for f in fields or []]
+        self.allowances.rules.append(Rule(kind, namespace, name, patterns, delete=delete))
+
+    def allow_new(self, kind: str, namespace: str | None, name: str = "*") -> None:
+        """Declare objects a valid fix may create (`name` may be a glob)."""
+        self.allowances.rules.append(Rule(kind, namespace, name, new=True))
 
     def not_(self, result: Result) -> Result:
         """The opposite of a result just recorded: `v.not_(v.rollout_complete(...))`."""
@@ -70,6 +85,16 @@ class Verifier:
         flipped = Result(f"not {result.name}", not result.passed, result.reason, result.kind)
         self.results.append(flipped)
         return flipped
+
+
+def local_entries(fn: Callable) -> dict[str, Entry]:
+    """Checks and contracts a task's verifier file defines with the decorators."""
+    found = {}
+    for value in getattr(fn, "__globals__", {}).values():
+        entry = entry_of(value)
+        if entry is not None and not entry.fn.__module__.startswith("kubeproof.verify."):
+            found[entry.name] = entry
+    return found
 
 
 def load_function(path: Path, name: str) -> Callable[[Verifier], object]:
@@ -86,8 +111,15 @@ def load_function(path: Path, name: str) -> Callable[[Verifier], object]:
     return fn
 
 
-def once(fn: Callable[[Verifier], object], client: Client, baseline: Baseline) -> list[Result]:
-    v = Verifier(client, baseline)
+def once(
+    fn: Callable[[Verifier], object],
+    client: Client,
+    baseline: Baseline,
+    history: History | None = None,
+) -> list[Result]:
+    if history is not None:
+        history.refresh()
+    v = Verifier(client, baseline, history, local_entries(fn))
     fn(v)
     if not v.results:
         raise KubeproofError(f"{fn.__code__.co_filename}: {fn.__name__}(v) checked nothing")
@@ -102,6 +134,7 @@ def settle(
     quiet: float,
     timeout: float,
     interval: float = 0.5,
+    history: History | None = None,
 ) -> tuple[list[Result], float]:
     """Evaluate until every result passes, or a contract fails (a broken shape does not
     heal), or nothing has changed for `quiet` seconds, or `timeout`. Returns the last
@@ -109,7 +142,7 @@ def settle(
     started = time.monotonic()
     last_key, last_change = None, started
     while True:
-        results = once(fn, client, baseline)
+        results = once(fn, client, baseline, history)
         now = time.monotonic()
         key = tuple((r.name, r.passed, r.reason) for r in results)
         if key != last_key:
@@ -138,6 +171,16 @@ def lint(path: Path, function: str) -> list[tuple[int, str]]:
     if not fn.args.args:
         return [(fn.lineno, f"{function}() must take the verifier as its argument")]
     v = fn.args.args[0].arg
+    local = {
+        n.name
+        for n in tree.body
+        if isinstance(n, ast.FunctionDef)
+        and any(
+            (isinstance(d, ast.Name) and d.id in ("check", "contract"))
+            or (isinstance(d, ast.Call) and getattr(d.func, "id", None) in ("check", "contract"))
+            for d in n.decorator_list
+        )
+    }
     problems = []
     for node in ast.walk(fn):
         if (
@@ -146,6 +189,7 @@ def lint(path: Path, function: str) -> list[tuple[int, str]]:
             and node.value.id == v
             and node.attr not in REGISTRY
             and node.attr not in HELPERS
+            and node.attr not in local
         ):
             close = difflib.get_close_matches(node.attr, NAMES, n=1)
             hint = f" (did you mean {close[0]}?)" if close else ""

@@ -1,0 +1,221 @@
+"""NetworkPolicy judged by the connectivity it produces, not by how its rules are written.
+
+For every pair of workloads (pods grouped by their owner) and every port the destination
+declares, netsim says whether the policies let the source's egress out and the
+destination's ingress in. Two outsiders stand for what is not in the task: a pod in
+another namespace with no labels, and an address outside the cluster. Comparing the
+matrix now with the one at baseline shows every path a change opened, whatever rule
+order, selector form or number of policies produced it.
+"""
+
+import zlib
+from dataclasses import dataclass
+
+from lightkube.resources.core_v1 import Namespace, Pod
+from lightkube.resources.networking_v1 import NetworkPolicy
+
+from kubeproof.netsim import policy
+from kubeproof.netsim.objects import Objects
+from kubeproof.netsim.objects import Pod as NetPod
+from kubeproof.netsim.selectors import matches
+from kubeproof.verify.registry import Context, contract
+from kubeproof.verify.result import Result
+
+OUTSIDER_NAMESPACE = "kubeproof-outsider"
+OUTSIDER_IP = "10.255.255.254"
+EXTERNAL_IP = "203.0.113.10"  # TEST-NET-3: an address outside the cluster
+
+
+@dataclass(frozen=True)
+class Path:
+    source: str  # ns/workload
+    target: str  # ns/workload, or the external address
+    port: int
+    protocol: str
+
+    def show(self) -> str:
+        return f"{self.source} -> {self.target}:{self.port}/{self.protocol}"
+
+
+def _workload(pod: dict) -> str:
+    meta = pod["metadata"]
+    ns = meta.get("namespace", "default")
+    for ref in meta.get("ownerReferences") or []:
+        if ref.get("controller", True):
+            name = ref.get("name", "")
+            template_hash = (meta.get("labels") or {}).get("pod-template-hash")
+            if ref.get("kind") == "ReplicaSet" and template_hash:
+                name = name.removesuffix(f"-{template_hash}")
+            return f"{ns}/{name}"
+    return f"{ns}/{meta['name']}"
+
+
+def _outsider(ports: set[tuple[int, str]]) -> dict:
+    return {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": "outsider", "namespace": OUTSIDER_NAMESPACE, "labels": {}},
+        "spec": {
+            "containers": [
+                {
+                    "name": "c",
+                    "ports": [
+                        {"containerPort": p, "protocol": proto} for p, proto in sorted(ports)
+                    ],
+                }
+            ]
+        },
+        "status": {"phase": "Running", "podIP": OUTSIDER_IP},
+    }
+
+
+def matrix(objects: list[dict], namespaces: list[str]) -> set[Path]:
+    """The paths the policies allow between the workloads of the namespaces, the outsider
+    pod and the external address, on the ports the destinations declare."""
+    pods = [
+        o
+        for o in objects
+        if o.get("kind") == "Pod"
+        and o["metadata"].get("namespace") in namespaces
+        and not (o.get("spec") or {}).get("hostNetwork")
+        and (o.get("status") or {}).get("phase") not in ("Succeeded", "Failed")
+    ]
+    ports: set[tuple[int, str]] = set()
+    for p in pods:
+        for c in (p.get("spec") or {}).get("containers") or []:
+            for port in c.get("ports") or []:
+                ports.add((int(port["containerPort"]), port.get("protocol", "TCP")))
+    outsider_ns = {
+        "apiVersion": "v1",
+        "kind": "Namespace",
+        "metadata": {
+            "name": OUTSIDER_NAMESPACE,
+            "labels": {"kubernetes.io/metadata.name": OUTSIDER_NAMESPACE},
+        },
+    }
+    everything = [o for o in objects if o.get("kind") != "Pod"] + pods
+    everything += [outsider_ns, _outsider(ports)]
+    world = Objects.build(everything)
+    groups: dict[str, list[NetPod]] = {}
+    for p in [*pods, _outsider(ports)]:
+        groups.setdefault(_workload(p), []).append(NetPod(p))
+    declared = {
+        g: {
+            (int(port["containerPort"]), port.get("protocol", "TCP"))
+            for m in members
+            for c in (m.obj.get("spec") or {}).get("containers") or []
+            for port in c.get("ports") or []
+        }
+        for g, members in groups.items()
+    }
+    allowed: set[Path] = set()
+    for src_group, sources in groups.items():
+        for dst_group, targets in groups.items():
+            if src_group == dst_group:
+                continue
+            for port, proto in sorted(declared[dst_group]):
+                if any(_allowed(world, s, d, port, proto) for s in sources for d in targets):
+                    allowed.add(Path(src_group, dst_group, port, proto))
+        for port, proto in sorted(ports | {(443, "TCP"), (80, "TCP")}):
+            if any(
+                policy.evaluate(world, "Egress", s, None, EXTERNAL_IP, port, proto, None).allowed
+                for s in sources
+            ):
+                allowed.add(Path(src_group, EXTERNAL_IP, port, proto))
+    return allowed
+
+
+def _allowed(world: Objects, src: NetPod, dst: NetPod, port: int, proto: str) -> bool:
+    # a pod without an address yet gets a stable one no ipBlock of a task names
+    digest = zlib.crc32(src.key.encode())
+    src_ip = src.ip or f"10.254.{digest % 250}.{digest // 250 % 250 + 1}"
+    egress = policy.evaluate(world, "Egress", src, dst, dst.ip, port, proto, dst)
+    if not egress.allowed:
+        return False
+    return policy.evaluate(world, "Ingress", dst, src, src_ip, port, proto, dst).allowed
+
+
+def _objects(ctx: Context, namespaces: list[str]) -> list[dict]:
+    out = [{"kind": "Namespace", **ns.to_dict()} for ns in ctx.client.list(Namespace)]
+    for ns in namespaces:
+        out += [
+            {"apiVersion": "v1", "kind": "Pod", **p.to_dict()}
+            for p in ctx.client.list(Pod, namespace=ns)
+        ]
+        out += [
+            {"apiVersion": "networking.k8s.io/v1", "kind": "NetworkPolicy", **p.to_dict()}
+            for p in ctx.client.list(NetworkPolicy, namespace=ns)
+        ]
+    return out
+
+
+def _baseline_objects(ctx: Context, namespaces: list[str]) -> list[dict]:
+    out = []
+    for k, obj in ctx.baseline.objects.items():
+        kind, ns, _ = k.split("/", 2)
+        if kind == "Namespace" or (kind in ("Pod", "NetworkPolicy") and ns in namespaces):
+            out.append({"kind": kind, **obj})
+    return out
+
+
+def _selects(selector: str, group: str, pods: list[dict]) -> bool:
+    """Does `ns/app=x,tier=y`, `ns/workload` or `ns/*` pick the group?"""
+    ns, _, who = selector.partition("/")
+    if group == EXTERNAL_IP:
+        return selector in (EXTERNAL_IP, "external", "*")
+    if not group.startswith(f"{ns}/") and ns != "*":
+        return False
+    if who in ("*", ""):
+        return True
+    if "=" not in who:
+        return group == f"{ns}/{who}"
+    want = {"matchLabels": dict(pair.split("=", 1) for pair in who.split(","))}
+    return any(
+        _workload(p) == group and matches(want, p["metadata"].get("labels") or {}) for p in pods
+    )
+
+
+def _permitted(path: Path, allow: list[str], pods: list[dict]) -> bool:
+    for entry in allow:
+        source, _, target = (part.strip() for part in entry.partition("->"))
+        target, _, port = target.rpartition(":") if ":" in target else (target, "", "*")
+        if port not in ("*", str(path.port)):
+            continue
+        if _selects(source, path.source, pods) and _selects(target, path.target, pods):
+            return True
+    return False
+
+
+@contract(baseline=True)
+def no_new_paths(
+    ctx: Context, namespaces: list[str] | None = None, allow: list[str] | None = None
+) -> Result:
+    """No network path is open now that NetworkPolicy kept closed at baseline, except those
+    in `allow` ("shop/app=checkout -> shop/app=orders-db:5432"; `ns/workload`, `ns/*`,
+    `external`, port `*`). Paths are judged between workloads, a pod in another namespace
+    and an address outside the cluster, on every port the destinations declare, so a rule
+    that admits too much is caught in any position, policy or selector form."""
+    namespaces = namespaces or ctx.baseline.namespaces
+    now_objects = _objects(ctx, namespaces)
+    before = matrix(_baseline_objects(ctx, namespaces), namespaces)
+    now = matrix(now_objects, namespaces)
+    groups_before = {p.source for p in before} | {p.target for p in before}
+    pods = [o for o in now_objects if o.get("kind") == "Pod"]
+    opened = sorted(
+        (p for p in now - before if not _permitted(p, allow or [], pods)),
+        key=lambda p: p.show(),
+    )
+    # a workload that did not exist at baseline is judged by the contracts on objects
+    opened = [
+        p
+        for p in opened
+        if (p.source in groups_before or p.source.endswith("/outsider"))
+        and (p.target in groups_before or p.target == EXTERNAL_IP)
+    ]
+    if opened:
+        shown = ", ".join(p.show() for p in opened[:6])
+        more = f" (+{len(opened) - 6} more)" if len(opened) > 6 else ""
+        return Result("no_new_paths", False, f"opened beyond the intended paths: {shown}{more}")
+    return Result(
+        "no_new_paths", True, f"{len(now)} allowed path(s); none opened beyond the intended"
+    )
