@@ -1,13 +1,18 @@
 """`kubeproof tasks`: list, show and lint task directories."""
 
 import json
+import time
+from collections import Counter
 from pathlib import Path
 
 import typer
 from rich.table import Table
 
-from kubeproof.cli.output import Format, console, emit, err
-from kubeproof.tasks import TaskFile, discover, inspect
+from kubeproof.cli.output import Format, console, emit, err, stderr
+from kubeproof.errors import KubeproofError
+from kubeproof.runner import validate as proving
+from kubeproof.tasks import Task, TaskFile, discover, inspect
+from kubeproof.tasks.select import select
 
 app = typer.Typer(
     help="List, show, lint and validate tasks (Harbor layout + a [kubeproof] section).",
@@ -38,20 +43,26 @@ def list_(paths: list[Path] = PATHS, output: Format = OUTPUT) -> None:
                 "expected": spec.expected if spec else None,
                 "tags": spec.tags if spec else [],
                 "title": spec.title if spec else None,
+                "shortcuts": len(task.shortcuts) if task else 0,
+                "alternatives": len(task.alternatives) if task else 0,
                 "problems": len(problems),
+                "warnings": len(task.warnings) if task else 0,
             }
         )
     if emit(rows, output):
         return
-    table = Table("ID", "TRACK", "AREA", "DIFFICULTY", "TITLE", "PROBLEMS", box=None)
+    columns = ("ID", "AREA", "DIFFICULTY", "TITLE", "SHORTCUTS", "ALTERNATIVES")
+    table = Table(*columns, "PROBLEMS", "WARNINGS", box=None)
     for r in rows:
         table.add_row(
             r["id"],
-            str(r["track"]),
             str(r["area"]),
             str(r["difficulty"]),
             str(r["title"]),
+            str(r["shortcuts"]),
+            str(r["alternatives"]),
             str(r["problems"]) if r["problems"] else "",
+            str(r["warnings"]) if r["warnings"] else "",
         )
     console.print(table)
 
@@ -77,8 +88,10 @@ def show(
             "solution": str(task.solution),
             "verifier": str(task.verifier),
             "shortcuts": [str(p) for p in task.shortcuts],
+            "alternatives": [str(p) for p in task.alternatives],
         },
         "problems": [str(p) for p in problems],
+        "warnings": [str(p) for p in task.warnings],
     }
     if emit(data, output):
         return
@@ -88,22 +101,43 @@ def show(
         f"track {spec.track} · area {spec.area} · {spec.difficulty} · expected {spec.expected}"
     )
     console.print(task.instruction, markup=False)
+    console.print(f"{len(task.shortcuts)} shortcuts, {len(task.alternatives)} alternatives")
     for p in problems:
         err(p)
+    for p in task.warnings:
+        stderr.print(f"warning: {p}", highlight=False, markup=False)
 
 
 @app.command()
-def lint(paths: list[Path] = PATHS, output: Format = OUTPUT) -> None:
-    """Check task structure; print `path:line: message` per problem. Exits 1 if any."""
-    problems = [p for root in _roots(paths) for p in inspect(root)[1]]
-    if not emit(
-        [{"path": str(p.path), "line": p.line, "message": p.message} for p in problems], output
-    ):
-        for p in problems:
+def lint(
+    paths: list[Path] = PATHS,
+    strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings too."),
+    output: Format = OUTPUT,
+) -> None:
+    """Check task structure; print `path:line: message` per problem and `path:line:
+    warning: message` per warning (a task below the library's targets, such as fewer than
+    4 shortcuts or 2 alternatives). Exits 1 on any problem, or with --strict any warning."""
+    found = []
+    for root in _roots(paths):
+        task, problems = inspect(root)
+        found += problems + (task.warnings if task else [])
+    rows = [
+        {
+            "path": str(p.path),
+            "line": p.line,
+            "severity": "warning" if p.warning else "error",
+            "message": p.message,
+        }
+        for p in found
+    ]
+    errors = sum(not p.warning for p in found)
+    if not emit(rows, output):
+        for p in found:
             typer.echo(str(p))
-        if not problems:
-            console.print("no problems")
-    if problems:
+        console.print(
+            f"{errors} problem(s), {len(found) - errors} warning(s)" if found else "no problems"
+        )
+    if errors or (strict and found):
         raise typer.Exit(1)
 
 
@@ -113,32 +147,79 @@ def schema() -> None:
     typer.echo(json.dumps(TaskFile.model_json_schema(), indent=2))
 
 
-@app.command()
+VALIDATE_HELP = """Prove tasks valid on live clusters: the broken state holds, the oracle
+scores 1, a no-op scores 0, every shortcut (tests/shortcuts/*.sh) scores 0 and is caught by
+a named contract or safety rule, every alternative (tests/alternatives/*.sh, another valid
+fix) scores 1, and a second round gives the same verdicts. Exits 1 if any task is not valid.
+
+Which tasks: those named; `--all` (the whole library; `make validate` runs it with
+`--write-record`); `--changed`, those whose files differ from the record of the last full
+validation (tasks/VALIDATED.json); `--sample N`, N more stratified by area and rotating with
+`--seed`. Nothing named and no flag means every task. `--max-trials` caps a run: sampled
+tasks are dropped to fit, and if the named and changed tasks alone do not fit the command
+fails before starting a cluster (run `make validate` and commit the record)."""
+
+
+@app.command(help=VALIDATE_HELP)
 def validate(
     tasks: list[str] = typer.Argument(
         None, help="Task directories, folders, or id patterns (default: every task)."
     ),
     all_: bool = typer.Option(False, "--all", help="Every task under tasks/."),
+    changed: bool = typer.Option(
+        False,
+        "--changed",
+        help="Add the tasks whose files differ from the record (every task if it has none).",
+    ),
+    sample: int = typer.Option(
+        0, "--sample", min=0, help="Add N tasks not otherwise chosen, one per area in turn."
+    ),
+    seed: str = typer.Option(
+        None, "--seed", help="What the sample rotates with (default: the git commit)."
+    ),
+    max_trials: int = typer.Option(
+        None, "--max-trials", min=1, help="Most trials to run; see above for what happens."
+    ),
+    record: Path = typer.Option(
+        proving.RECORD, "--record", help="The record of the last full validation."
+    ),
+    write_record: bool = typer.Option(
+        False, "--write-record", help="With --all: write the record if every task is valid."
+    ),
     jobs: int = typer.Option(2, "--jobs", "-j", min=1, help="Trials at once."),
     cluster: str = typer.Option("embedded", "--cluster", help="embedded or kubeconfig:PATH."),
     out: Path = typer.Option(None, "--out", help="Run directory (default runs/validate-<time>)."),
     output: Format = OUTPUT,
 ) -> None:
-    """Prove tasks valid on live clusters: the broken state holds, the oracle scores 1, a
-    no-op scores 0, every shortcut scores 0 and is caught by a named contract or safety
-    rule, and a second round gives the same verdicts. Exits 1 if any task is not valid."""
     from kubeproof.cli.run import default_out, run_plans
-    from kubeproof.runner import validate as proving
     from kubeproof.runner.run import write_run
-    from kubeproof.tasks.select import select
 
-    selected = select([] if all_ else tasks or [])
+    if write_record and not all_:
+        raise typer.BadParameter("needs --all: the record says the whole library was proven")
+    chosen = _choose(tasks or [], all_, changed, sample, seed, max_trials, record)
+    selected = [t for t, _ in chosen]
+    if not selected:
+        console.print(f"nothing to validate: no task differs from {record}")
+        return
     out = out or default_out("validate-")
     out.mkdir(parents=True, exist_ok=True)
-    plans = proving.plans(selected, out)
-    records = run_plans(plans, cluster, jobs, retries=2, quiet=output is not Format.text)
+    trials = proving.plans(selected, out)
+    reasons = Counter(why for _, why in chosen)
+    stderr.print(
+        f"validating {len(selected)} task(s), {len(trials)} trials: "
+        + ", ".join(f"{n} {why}" for why, n in reasons.items()),
+        highlight=False,
+    )
+    began = time.monotonic()
+    records = run_plans(trials, cluster, jobs, retries=2, quiet=output is not Format.text)
+    wall = time.monotonic() - began
     write_run(out, {"validate": [t.id for t in selected], "dir": str(out)}, records)
-    verdicts = [proving.judge(t, records) for t in selected]
+    verdicts = [proving.judge(t, records) | {"selected": why} for t, why in chosen]
+    (out / "validation.json").write_text(json.dumps(verdicts, indent=2) + "\n")
+    valid = all(v["valid"] for v in verdicts)
+    if write_record and valid:
+        data = proving.record_of(selected, verdicts, records, jobs, wall)
+        record.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
     if not emit(verdicts, output):
         for v in verdicts:
             mark = "[green]valid[/]" if v["valid"] else "[red]NOT VALID[/]"
@@ -146,9 +227,52 @@ def validate(
             for p in v["proofs"]:
                 sign = "[green]✓[/]" if p["ok"] else "[red]✗[/]"
                 console.print(f"  {sign} {p['proof']}: {p['detail']}", highlight=False)
-        console.print(f"run directory: {out}")
-    if not all(v["valid"] for v in verdicts):
+        console.print(f"run directory: {out} ({wall / 60:.1f} min)")
+    if write_record:
+        stderr.print(
+            f"wrote {record}: commit it"
+            if valid
+            else f"{record} not written: not every task is valid"
+        )
+    if not valid:
         raise typer.Exit(1)
+
+
+def _choose(
+    named: list[str],
+    all_: bool,
+    changed: bool,
+    sample: int,
+    seed: str | None,
+    max_trials: int | None,
+    record: Path,
+) -> list[tuple[Task, str]]:
+    """The tasks to validate, in order, each with why it was chosen."""
+    if all_ or not (named or changed or sample):
+        return [(t, "in the library") for t in select([] if all_ else named)]
+    chosen = [(t, "named") for t in select(named)] if named else []
+    library = select([])
+    if changed:
+        ids = {t.id for t, _ in chosen}
+        differ = proving.changed(library, proving.read_record(record))
+        chosen += [(t, f"changed since {record}") for t in differ if t.id not in ids]
+    required = [t for t, _ in chosen]
+    needed = sum(proving.trial_count(t) for t in required)
+    if max_trials is not None and needed > max_trials:
+        raise KubeproofError(
+            f"{len(required)} task(s) named or changed since {record} need {needed} trials, "
+            f"more than --max-trials {max_trials}",
+            hint=f"validate the whole library with `make validate` and commit {record}",
+        )
+    if sample:
+        ids = {t.id for t in required}
+        seed = seed or proving.git_commit()[0] or "kubeproof"
+        picked = proving.sample([t for t in library if t.id not in ids], sample, seed)
+        chosen += [
+            (t, f"sampled (seed {seed[:12]})")
+            for t in proving.fit(required, picked, max_trials)[len(required) :]
+        ]
+    return chosen
 
 
 CATALOG = Path("docs/tasks-catalog.md")

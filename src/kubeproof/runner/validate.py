@@ -1,22 +1,55 @@
 """Proving a task valid: its broken state holds, the oracle resolves it, a no-op does
-not, every shortcut scores 0 with a contract or safety rule naming the cheat, and a
-second round gives the same verdicts."""
+not, every shortcut scores 0 with a contract or safety rule naming the cheat, every
+alternative (another valid fix) scores 1, and a second round gives the same verdicts.
 
+Validating the whole library takes hours on two cores, so it is recorded: after a full
+run in which every task proved valid, `tasks/VALIDATED.json` holds each task's content
+hash, counts and times. `--changed` selects the tasks whose files differ from the record,
+and `--sample N` adds tasks stratified by area, rotating with a seed (by default the git
+commit), so CI covers every changed task and, over many commits, the whole library.
+"""
+
+import dataclasses
+import hashlib
+import json
+import subprocess
+from datetime import UTC, datetime
 from pathlib import Path
 
+from kubeproof import __version__
+from kubeproof.agents.spec import AgentSpec, parse
+from kubeproof.errors import KubeproofError
 from kubeproof.runner.run import plan
 from kubeproof.runner.trial import TrialPlan
 from kubeproof.tasks import Task
 
+RECORD = Path("tasks/VALIDATED.json")
+ROUND_TWO = ("noop", "oracle")
 
-def agents_for(task: Task) -> list[str]:
-    return ["noop", "oracle", *(f"script:{s}" for s in task.shortcuts)]
+
+def _scripted(path: Path, role: str) -> AgentSpec:
+    """A shortcut or alternative played as a `script:` agent, in its own directory."""
+    return dataclasses.replace(parse(f"script:{path}"), label=f"{role}-{path.stem}")
+
+
+def agents_for(task: Task) -> list["str | AgentSpec"]:
+    return [
+        "noop",
+        "oracle",
+        *(_scripted(s, "shortcut") for s in task.shortcuts),
+        *(_scripted(a, "alternative") for a in task.alternatives),
+    ]
+
+
+def trial_count(task: Task) -> int:
+    return len(agents_for(task)) + len(ROUND_TWO)
 
 
 def plans(tasks: list[Task], out: Path) -> list[TrialPlan]:
-    """Round one (noop, oracle, each shortcut), then round two (noop, oracle)."""
+    """Round one (noop, oracle, each shortcut and alternative), then round two (noop,
+    oracle)."""
     first = [p for t in tasks for p in plan([t], agents_for(t), 1, out)]
-    again = [p for t in tasks for p in plan([t], ["noop", "oracle"], 1, out)]
+    again = [p for t in tasks for p in plan([t], list(ROUND_TWO), 1, out)]
     for p in again:
         p.repeat = 2
         p.dir = p.dir.parent / "2"
@@ -27,12 +60,25 @@ def _proof(name: str, ok: bool, detail: str) -> dict:
     return {"proof": name, "ok": ok, "detail": detail}
 
 
-def _caught_by(record: dict) -> list[str]:
+def _failed(record: dict, kinds: tuple[str, ...]) -> list[dict]:
     return [
-        r["name"]
+        r
         for r in record.get("results", []) + record.get("safety", [])
-        if not r["passed"] and r["kind"] in ("contract", "safety")
+        if not r["passed"] and r["kind"] in kinds
     ]
+
+
+def _caught_by(record: dict) -> list[str]:
+    return [r["name"] for r in _failed(record, ("contract", "safety"))]
+
+
+def _rejected_by(record: dict) -> str:
+    """Why a valid fix did not score 1: every failing check, contract and safety result."""
+    failed = _failed(record, ("check", "contract", "safety"))
+    if not failed:
+        return f"{record['verdict']}: {record.get('reason', '')}"
+    named = "; ".join(f"{r['kind']} {r['name']}: {r.get('reason', '')}" for r in failed)
+    return f"{record['verdict']}, rejected by {named}"
 
 
 def judge(task: Task, records: list[dict]) -> dict:
@@ -82,7 +128,14 @@ def judge(task: Task, records: list[dict]) -> dict:
             else f"{r['verdict']}: no contract or safety rule failed ({r['reason']})"
         )
         proofs.append(_proof(f"shortcut {shortcut.name} scores 0", ok, detail))
-    for agent in ("noop", "oracle"):
+    for alternative in task.alternatives:
+        r = by.get((f"script:{alternative}", 1))
+        if r is None:
+            continue
+        ok = ran(r) and r["score"] == 1
+        detail = r["verdict"] if ok else _rejected_by(r)
+        proofs.append(_proof(f"alternative {alternative.name} scores 1", ok, detail))
+    for agent in ROUND_TWO:
         one, two = by.get((agent, 1)), by.get((agent, 2))
         if one and two:
             same = ran(one) and (one["verdict"], one["score"]) == (two["verdict"], two["score"])
@@ -97,4 +150,127 @@ def judge(task: Task, records: list[dict]) -> dict:
         "task": task.id,
         "valid": all(p["ok"] for p in proofs),
         "proofs": proofs,
+    }
+
+
+# -- the record of the last full validation, and choosing what to validate ----------------
+
+
+def digest(task: Task) -> str:
+    """A hash of everything in the task's directory (paths and contents), so any edit to
+    the task, its manifests, oracle, verifier, shortcuts or alternatives changes it."""
+    h = hashlib.sha256()
+    for path in sorted(task.root.rglob("*")):
+        if not path.is_file() or "__pycache__" in path.parts:
+            continue
+        h.update(path.relative_to(task.root).as_posix().encode() + b"\0")
+        h.update(hashlib.sha256(path.read_bytes()).digest())
+    return h.hexdigest()
+
+
+def read_record(path: Path = RECORD) -> dict:
+    """The record of the last full validation ({} if there is none)."""
+    if not path.is_file():
+        return {}
+    try:
+        return json.loads(path.read_text())
+    except json.JSONDecodeError as exc:
+        raise KubeproofError(f"{path}: not valid JSON ({exc})") from exc
+
+
+def changed(tasks: list[Task], record: dict) -> list[Task]:
+    """Tasks whose files differ from the record, or which it does not hold."""
+    known = record.get("tasks", {})
+    return [t for t in tasks if known.get(t.id, {}).get("hash") != digest(t)]
+
+
+def _rank(seed: str, key: str) -> int:
+    return int.from_bytes(hashlib.sha256(f"{seed}/{key}".encode()).digest()[:8], "big")
+
+
+def sample(tasks: list[Task], n: int, seed: str) -> list[Task]:
+    """Up to n tasks stratified by area: one from each area in turn (areas in an order
+    drawn from the seed, each area's tasks rotated by it), then a second from each, and so
+    on. The same seed gives the same sample; a new seed rotates through the library."""
+    areas: dict[str, list[Task]] = {}
+    for t in sorted(tasks, key=lambda t: t.id):
+        areas.setdefault(t.spec.kubeproof.area, []).append(t)
+    order = sorted(areas, key=lambda a: _rank(seed, a))
+    for area in order:
+        k = _rank(seed, f"rotate/{area}") % len(areas[area])
+        areas[area] = areas[area][k:] + areas[area][:k]
+    picked: list[Task] = []
+    depth = 0
+    while len(picked) < n and any(len(areas[a]) > depth for a in order):
+        picked += [areas[a][depth] for a in order if len(areas[a]) > depth]
+        depth += 1
+    return picked[:n]
+
+
+def fit(required: list[Task], extra: list[Task], max_trials: int | None) -> list[Task]:
+    """The required tasks, then as many extra ones (in order) as fit in max_trials."""
+    if max_trials is None:
+        return required + extra
+    used = sum(trial_count(t) for t in required)
+    chosen = list(required)
+    for t in extra:
+        if used + trial_count(t) <= max_trials:
+            chosen.append(t)
+            used += trial_count(t)
+    return chosen
+
+
+def git_commit() -> tuple[str | None, bool]:
+    """The checked-out commit and whether kubeproof's code differs from it."""
+
+    def git(*args: str) -> str | None:
+        try:
+            done = subprocess.run(
+                ["git", *args], capture_output=True, text=True, timeout=10, check=True
+            )
+        except (OSError, subprocess.SubprocessError):
+            return None
+        return done.stdout.strip()
+
+    return git("rev-parse", "HEAD"), bool(git("status", "--porcelain", "--", "src"))
+
+
+def record_of(
+    tasks: list[Task], verdicts: list[dict], records: list[dict], jobs: int, wall: float
+) -> dict:
+    """What a full validation in which every task proved valid writes to the record."""
+    commit, dirty = git_commit()
+    now = datetime.now(UTC).isoformat(timespec="seconds")
+    if not all(v["valid"] for v in verdicts):
+        raise KubeproofError("only a library in which every task proved valid is recorded")
+    seconds: dict[str, float] = {}
+    for r in records:
+        seconds[r["task"]] = seconds.get(r["task"], 0.0) + r.get("timings", {}).get("total", 0)
+    entries = {
+        t.id: {
+            "hash": digest(t),
+            "validated_at": now,
+            "commit": commit,
+            "shortcuts": len(t.shortcuts),
+            "alternatives": len(t.alternatives),
+            "trials": trial_count(t),
+            "trial_seconds": round(seconds.get(t.id, 0.0), 1),
+        }
+        for t in sorted(tasks, key=lambda t: t.id)
+    }
+    return {
+        "validated_at": now,
+        "commit": commit,
+        "code_differs_from_commit": dirty,
+        "kubeproof": __version__,
+        "jobs": jobs,
+        "wall_seconds": round(wall, 1),
+        "tasks": entries,
+        "totals": {
+            "tasks": len(entries),
+            "trials": sum(e["trials"] for e in entries.values()),
+            "shortcuts": sum(e["shortcuts"] for e in entries.values()),
+            "alternatives": sum(e["alternatives"] for e in entries.values()),
+            "trial_seconds": round(sum(e["trial_seconds"] for e in entries.values()), 1),
+        },
     }

@@ -3,7 +3,7 @@ never drift from the library: `kubeproof tasks catalog --write`."""
 
 from collections import Counter
 
-from kubeproof.tasks.loader import Task
+from kubeproof.tasks.loader import MIN_ALTERNATIVES, MIN_SHORTCUTS, Task
 
 LEVELS = ("easy", "medium", "hard")
 
@@ -35,17 +35,28 @@ def render(tasks: list[Task]) -> str:
         + " | ".join(f"**{level_totals[level]}**" for level in LEVELS)
         + f" | **{len(specs)}** |"
     )
+    short = [t for t, _ in specs if t.warnings]
     lines += [
+        "",
+        f"{sum(len(t.shortcuts) for t, _ in specs)} shortcuts (cheats that must score 0) and "
+        f"{sum(len(t.alternatives) for t, _ in specs)} alternatives (other valid fixes that "
+        f"must score 1); {len(short)} task{'s' if len(short) != 1 else ''} with lint warnings "
+        f"(the target is {MIN_SHORTCUTS} shortcuts and {MIN_ALTERNATIVES} alternatives per "
+        "task that expects `resolved`; `kubeproof tasks lint` lists them).",
         "",
         "## Tasks",
         "",
-        "| task | difficulty | title | notes |",
-        "| --- | --- | --- | --- |",
+        "| task | difficulty | title | shortcuts | alternatives | notes |",
+        "| --- | --- | --- | ---: | ---: | --- |",
     ]
     for task, spec in specs:
         notes = [*spec.tags]
         if spec.expected == "declined":
             notes.append("must be declined")
-        notes.append(f"{len(task.shortcuts)} shortcut{'s' if len(task.shortcuts) != 1 else ''}")
-        lines.append(f"| `{task.id}` | {spec.difficulty} | {spec.title} | {', '.join(notes)} |")
+        if task.warnings:
+            notes.append(f"{len(task.warnings)} warning{'s' if len(task.warnings) != 1 else ''}")
+        lines.append(
+            f"| `{task.id}` | {spec.difficulty} | {spec.title} | {len(task.shortcuts)} "
+            f"| {len(task.alternatives)} | {', '.join(notes)} |"
+        )
     return "\n".join(lines) + "\n"

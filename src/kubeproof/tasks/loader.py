@@ -1,5 +1,7 @@
 """Finding, checking and loading task directories. Every problem is reported as
-`path:line: message`, and a task with problems is never run."""
+`path:line: message`, and a task with problems is never run. Warnings (`path:line: warning:
+message`) name what a task still lacks, such as too few shortcuts or alternatives; they do
+not stop a task from running, and fail only `kubeproof tasks lint --strict`."""
 
 import tomllib
 from dataclasses import dataclass, field
@@ -13,15 +15,22 @@ from kubeproof.tasks.locate import toml_error_line, toml_line
 from kubeproof.tasks.model import TaskFile
 from kubeproof.verify.verifier import lint
 
+# what every task that expects `resolved` should ship (issue 13): cheats that must score 0,
+# among them a change-and-revert and a transient harm where the task allows one, and
+# different valid fixes that must score 1
+MIN_SHORTCUTS = 4
+MIN_ALTERNATIVES = 2
+
 
 @dataclass(frozen=True)
 class Problem:
     path: Path
     line: int
     message: str
+    warning: bool = False  # a shortfall to fix, not breakage: the task still runs
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}: {self.message}"
+        return f"{self.path}:{self.line}: {'warning: ' if self.warning else ''}{self.message}"
 
 
 class TaskInvalid(KubeproofError):
@@ -42,7 +51,9 @@ class Task:
     solution: Path | None = None
     verifier: Path | None = None
     broken: Path | None = None  # environment/broken.py: assertions the break must satisfy
-    shortcuts: list[Path] = field(default_factory=list)
+    shortcuts: list[Path] = field(default_factory=list)  # cheats: each must score 0
+    alternatives: list[Path] = field(default_factory=list)  # other valid fixes: each scores 1
+    warnings: list[Problem] = field(default_factory=list)
 
 
 def discover(paths: list[Path]) -> list[Path]:
@@ -163,7 +174,10 @@ def inspect(root: Path) -> tuple[Task | None, list[Problem]]:
         problems.append(
             Problem(broken, 1, "missing environment/broken.py (assertions the break satisfies)")
         )
-    shortcuts = sorted((root / "tests" / "shortcuts").glob("*.sh"))
+    shortcuts, found = _scripts(root / "tests" / "shortcuts")
+    problems += found
+    alternatives, found = _scripts(root / "tests" / "alternatives")
+    problems += found
     if not shortcuts and not declined:
         problems.append(
             Problem(
@@ -173,7 +187,7 @@ def inspect(root: Path) -> tuple[Task | None, list[Problem]]:
             )
         )
     if spec is None:
-        return None, problems
+        return None, [p for p in problems if not p.warning]
     task = Task(
         root=root,
         id=spec.kubeproof.id or task_id(root),
@@ -186,8 +200,56 @@ def inspect(root: Path) -> tuple[Task | None, list[Problem]]:
         verifier=verifier if verifier.is_file() else None,
         broken=broken if broken.is_file() else None,
         shortcuts=shortcuts,
+        alternatives=alternatives,
     )
-    return task, problems
+    task.warnings = [p for p in problems if p.warning]
+    if not declined:
+        task.warnings += _shortfalls(root, shortcuts, alternatives)
+    return task, [p for p in problems if not p.warning]
+
+
+def _scripts(folder: Path) -> tuple[list[Path], list[Problem]]:
+    """The `*.sh` files under tests/shortcuts/ or tests/alternatives/, which validate plays
+    as `script:` agents, and what is wrong with them: each must be a regular file (not a
+    symlink, which could point anywhere) starting with a shebang and running something."""
+    if not folder.is_dir():
+        return [], []
+    scripts, problems = [], []
+    for path in sorted(folder.iterdir()):
+        if path.suffix != ".sh":
+            problems.append(
+                Problem(path, 1, "not a .sh file: validate never runs it", warning=True)
+            )
+            continue
+        if path.is_symlink() or not path.is_file():
+            problems.append(Problem(path, 1, "must be a regular file, not a symlink or folder"))
+            continue
+        text = path.read_text(errors="replace")
+        if not text.startswith("#!"):
+            problems.append(Problem(path, 1, "must start with a shebang (#!/bin/sh)"))
+        elif not any(ln.strip() and not ln.lstrip().startswith("#") for ln in text.splitlines()):
+            problems.append(Problem(path, 1, "runs nothing: no command after the shebang"))
+        scripts.append(path)
+    return scripts, problems
+
+
+def _shortfalls(root: Path, shortcuts: list[Path], alternatives: list[Path]) -> list[Problem]:
+    """Warnings for a task below the library's targets (declined tasks have none)."""
+    found = []
+    for folder, have, least, what in (
+        ("shortcuts", shortcuts, MIN_SHORTCUTS, "cheats that must score 0"),
+        ("alternatives", alternatives, MIN_ALTERNATIVES, "other valid fixes that must score 1"),
+    ):
+        if len(have) < least:
+            found.append(
+                Problem(
+                    root / "tests" / folder,
+                    1,
+                    f"{len(have)} {folder}, the target is at least {least} ({what})",
+                    warning=True,
+                )
+            )
+    return found
 
 
 def load(root: Path) -> Task:
