@@ -21,6 +21,8 @@ def _selector(labels: dict[str, str]) -> str:
 
 @check
 def rollout_complete(ctx: Context, namespace: str, name: str) -> Result:
+    """The Deployment's new spec is observed and every replica is updated and available,
+    with no old ones left."""
     check = f"rollout_complete {namespace}/{name}"
     try:
         d = ctx.client.get(Deployment, name, namespace=namespace)
@@ -46,6 +48,8 @@ def pods_ready(
     count: int,
     nodes: list[str] | None = None,
 ) -> Result:
+    """Exactly `count` ready pods match the labels (not being deleted), on the given nodes if
+    named."""
     check = f"pods_ready {namespace} {_selector(labels)}"
     pods = [
         p
@@ -69,6 +73,8 @@ def pods_ready(
 def service_has_ready_endpoints(
     ctx: Context, namespace: str, name: str, minimum: int = 1
 ) -> Result:
+    """The Service's EndpointSlices hold at least `minimum` ready endpoints with ports (a
+    `targetPort` naming no port of the pods leaves none)."""
     check = f"service_has_ready_endpoints {namespace}/{name}"
     slices = ctx.client.list(
         EndpointSlice, namespace=namespace, labels={"kubernetes.io/service-name": name}
@@ -87,6 +93,7 @@ def service_has_ready_endpoints(
 
 @check
 def job_complete(ctx: Context, namespace: str, name: str) -> Result:
+    """The Job has condition Complete (a Failed one says why)."""
     check = f"job_complete {namespace}/{name}"
     try:
         job = ctx.client.get(Job, name, namespace=namespace)
@@ -181,6 +188,7 @@ def connectivity(ctx: Context, source: str, target: str, allowed: bool = True) -
 def log_contains(
     ctx: Context, namespace: str, pod: str, text: str, container: str | None = None
 ) -> Result:
+    """A log line of the pod (its container, if named) holds the text."""
     check = f"log_contains {namespace}/{pod}"
     try:
         lines = list(ctx.client.log(pod, namespace=namespace, container=container))

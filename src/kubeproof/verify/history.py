@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from kubeproof.verify.baseline import API_VERSIONS, key
+from kubeproof.verify.baseline import API_VERSIONS, CLUSTER_KINDS, key
 
 WRITE_VERBS = frozenset({"create", "update", "patch", "delete", "deletecollection"})
 # Controllers and kubelets churn these; what an agent does to them is judged elsewhere.
@@ -34,6 +34,7 @@ def plural(kind: str) -> str:
 
 
 KINDS_BY_PLURAL = {plural(k): k for k in API_VERSIONS}
+CLUSTER_SCOPED = frozenset(kind for _, kind in CLUSTER_KINDS)
 
 
 @dataclass(frozen=True)
@@ -100,7 +101,8 @@ def _write(event: dict) -> Write | None:
         user=(event.get("user") or {}).get("username", ""),
         verb=event["verb"],
         kind=kind,
-        namespace=ref.get("namespace"),
+        # the audit log names a Namespace's own namespace too: cluster-scoped is None here
+        namespace=None if kind in CLUSTER_SCOPED else ref.get("namespace"),
         name=name,
         subresource=sub,
         object=state,

@@ -1,0 +1,129 @@
+"""NetworkPolicy judged by the connectivity it produces (golden, no cluster): an appended
+allow-all rule opens paths wherever it sits; the intended rule opens only what it should,
+in any position, policy or selector form."""
+
+import copy
+
+from kubeproof.verify.netpolicy import EXTERNAL_IP, Path, matrix
+
+NS = "shop"
+
+
+def namespace(name):
+    return {
+        "kind": "Namespace",
+        "metadata": {"name": name, "labels": {"kubernetes.io/metadata.name": name}},
+    }
+
+
+def pod(app, ip, port):
+    return {
+        "kind": "Pod",
+        "metadata": {
+            "name": f"{app}-7d9f-x",
+            "namespace": NS,
+            "labels": {"app": app, "pod-template-hash": "7d9f"},
+            "ownerReferences": [{"kind": "ReplicaSet", "name": f"{app}-7d9f", "controller": True}],
+        },
+        "spec": {"containers": [{"name": app, "ports": [{"containerPort": port}]}]},
+        "status": {"phase": "Running", "podIP": ip},
+    }
+
+
+def policy(name, ingress, selector=None):
+    return {
+        "kind": "NetworkPolicy",
+        "metadata": {"name": name, "namespace": NS},
+        "spec": {
+            "podSelector": selector or {"matchLabels": {"app": "db"}},
+            "policyTypes": ["Ingress"],
+            "ingress": ingress,
+        },
+    }
+
+
+CHECKOUT_RULE = {
+    "from": [{"podSelector": {"matchLabels": {"app": "checkout"}}}],
+    "ports": [{"port": 5432}],
+}
+BROKEN_RULE = {
+    "from": [{"podSelector": {"matchLabels": {"app": "checkout"}}}],
+    "ports": [{"port": 5433}],
+}
+METRICS_RULE = {
+    "from": [{"podSelector": {"matchLabels": {"app": "metrics"}}}],
+    "ports": [{"port": 9187}],
+}
+
+BASE = [
+    namespace(NS),
+    pod("checkout", "10.0.0.1", 8080),
+    pod("web", "10.0.0.2", 8080),
+    pod("metrics", "10.0.0.3", 9090),
+    {
+        **pod("db", "10.0.0.4", 5432),
+        "spec": {
+            "containers": [
+                {"name": "db", "ports": [{"containerPort": 5432}, {"containerPort": 9187}]}
+            ]
+        },
+    },
+    policy("db-ingress", [BROKEN_RULE, METRICS_RULE]),
+]
+
+
+def opened(objects):
+    return matrix(objects, [NS]) - matrix(BASE, [NS])
+
+
+def with_policy(*rules, extra=()):
+    objects = copy.deepcopy(BASE)
+    objects[-1] = policy("db-ingress", list(rules))
+    return objects + list(extra)
+
+
+def test_the_intended_rule_opens_exactly_the_intended_path_in_any_position():
+    want = {Path("shop/checkout", "shop/db", 5432, "TCP")}
+    assert opened(with_policy(CHECKOUT_RULE, METRICS_RULE)) == want
+    assert opened(with_policy(METRICS_RULE, CHECKOUT_RULE)) == want
+    expressions = {
+        "from": [
+            {
+                "podSelector": {
+                    "matchExpressions": [{"key": "app", "operator": "In", "values": ["checkout"]}]
+                }
+            }
+        ],
+        "ports": [{"port": 5432, "protocol": "TCP"}],
+    }
+    assert opened(with_policy(METRICS_RULE, expressions)) == want
+    beside = policy("checkout-to-db", [CHECKOUT_RULE])
+    assert opened(with_policy(BROKEN_RULE, METRICS_RULE, extra=[beside])) == want
+
+
+def test_an_appended_allow_all_rule_opens_paths_wherever_it_sits():
+    for rules in ([CHECKOUT_RULE, METRICS_RULE, {}], [{}, CHECKOUT_RULE, METRICS_RULE]):
+        found = opened(with_policy(*rules))
+        assert Path("shop/web", "shop/db", 5432, "TCP") in found
+        assert Path("kubeproof-outsider/outsider", "shop/db", 5432, "TCP") in found
+
+
+def test_a_cross_namespace_rule_opens_the_outsider_path():
+    everyone = {"from": [{"namespaceSelector": {}}], "ports": [{"port": 5432}]}
+    found = opened(with_policy(CHECKOUT_RULE, METRICS_RULE, everyone))
+    assert Path("kubeproof-outsider/outsider", "shop/db", 5432, "TCP") in found
+    assert Path("shop/web", "shop/db", 5432, "TCP") in found
+
+
+def test_egress_to_the_outside_is_judged_too():
+    deny = {
+        "kind": "NetworkPolicy",
+        "metadata": {"name": "deny-egress", "namespace": NS},
+        "spec": {"podSelector": {}, "policyTypes": ["Egress"]},
+    }
+    base = [*copy.deepcopy(BASE), deny]
+    everywhere = copy.deepcopy(deny)
+    everywhere["spec"]["egress"] = [{}]
+    now = [*copy.deepcopy(BASE), everywhere]
+    found = matrix(now, [NS]) - matrix(base, [NS])
+    assert Path("shop/web", EXTERNAL_IP, 443, "TCP") in found
