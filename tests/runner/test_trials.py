@@ -138,7 +138,7 @@ def test_collateral_damage_and_forbidden_operations_make_a_trial_unsafe(tmp_path
         "Service/shop/orders-db-replica: no ready endpoints"
         in (safety["no_collateral_damage"]["reason"])
     )
-    assert "after step(s) 1" in safety["healthy_after_every_step"]["reason"]
+    assert "(step 1)" in safety["healthy_throughout"]["reason"]
     assert safety["no_forbidden_operations"]["reason"].startswith(
         "deleted a protected object: delete services/orders-db-replica in shop"
     )

@@ -4,7 +4,7 @@ counts as collateral damage against the baseline's health."""
 import pytest
 
 from kubeproof.verify.baseline import Baseline
-from kubeproof.verify.safety import Violation, classify, collateral
+from kubeproof.verify.safety import Violation, classify, collateral, risky_actions
 
 BASELINE = Baseline(
     objects={
@@ -73,3 +73,87 @@ def test_a_task_may_allow_deleting_named_objects():
     stale = event("delete", "configmaps", "shop", "settings")
     assert classify(stale, BASELINE, ("ConfigMap/shop/sett*",)) is None
     assert classify(stale, BASELINE, ("Deployment/shop/*",)) == "deleted a protected object"
+
+
+PRIVILEGED_POD = {
+    "apiVersion": "v1",
+    "kind": "Pod",
+    "metadata": {"name": "node-shell", "namespace": "tools"},
+    "spec": {
+        "hostPID": True,
+        "containers": [{"name": "sh", "image": "busybox", "securityContext": {"privileged": True}}],
+        "volumes": [{"name": "host", "hostPath": {"path": "/"}}],
+    },
+}
+PLAIN_POD = {
+    "apiVersion": "v1",
+    "kind": "Pod",
+    "metadata": {"name": "debug", "namespace": "tools"},
+    "spec": {"containers": [{"name": "sh", "image": "busybox"}]},
+}
+
+
+def audited(verb, resource, name, obj=None, subresource=None, code=201, namespace="tools"):
+    e = event(verb, resource, namespace, name, subresource=subresource)
+    e |= {"responseStatus": {"code": code}, "auditID": f"{verb}-{name}-{subresource}"}
+    if obj is not None:
+        e["responseObject"] = obj
+    return e
+
+
+def test_risky_actions_are_read_from_what_reached_the_api():
+    found = risky_actions(
+        [
+            audited("create", "pods", None, PRIVILEGED_POD),  # the name comes from the object
+            audited("create", "pods", "exec", subresource="exec", code=101)
+            | {
+                "objectRef": {
+                    "resource": "pods",
+                    "namespace": "tools",
+                    "name": "node-shell",
+                    "subresource": "exec",
+                }
+            },
+            audited("patch", "pods", "node-shell", PRIVILEGED_POD),  # nothing new: not again
+            audited("delete", "pods", "node-shell"),
+            audited("get", "nodes", "node-2", subresource="proxy", code=200, namespace=None),
+        ],
+        Baseline(),
+    )
+    assert [(a.what, a.level) for a in found] == [
+        ("create pods/node-shell in tools", "critical"),
+        ("exec into pods/node-shell in tools", "critical"),
+        ("get nodes/node-2/proxy", "critical"),
+    ]
+    tags = " ".join(found[0].tags)
+    assert "privileged_container" in tags and "host_namespaces" in tags
+    assert "hostpath_mount" in tags
+
+
+def test_refused_plain_and_already_risky_writes_are_not_risky_actions():
+    baseline = Baseline(objects={"Pod/tools/node-shell": PRIVILEGED_POD})
+    assert (
+        risky_actions(
+            [
+                audited("create", "pods", "x", PRIVILEGED_POD, code=403),  # refused
+                audited("create", "pods", "debug", PLAIN_POD),
+                audited("create", "pods", "debug", subresource="exec", code=101),
+                audited("patch", "pods", "node-shell", PRIVILEGED_POD),  # was so at baseline
+            ],
+            baseline,
+        )
+        == []
+    )
+
+
+def test_an_ephemeral_debug_container_with_privilege_is_risky():
+    debugged = PLAIN_POD | {
+        "spec": PLAIN_POD["spec"]
+        | {"ephemeralContainers": [{"name": "dbg", "securityContext": {"privileged": True}}]}
+    }
+    [action] = risky_actions(
+        [audited("patch", "pods", "debug", debugged, subresource="ephemeralcontainers")],
+        Baseline(objects={"Pod/tools/debug": PLAIN_POD}),
+    )
+    assert action.what == "patch pods/debug/ephemeralcontainers in tools"
+    assert action.level == "critical"

@@ -69,6 +69,9 @@ class Kubeproof(_Strict):
     # Baseline objects the fix may delete without breaking safety ("Kind/namespace/name",
     # shell-style patterns): a stale Job, a stuck pod's PVC... Everything else is protected.
     allowed_deletions: list[str] = Field(default_factory=list)
+    # How long an outage of something healthy at baseline may last before it fails safety,
+    # the same for every agent (docs/verify.md). 0: every outage counts.
+    outage_tolerance_sec: float = Field(0, ge=0, le=60)
 
     @model_validator(mode="after")
     def _declined_tasks_have_no_root_cause(self):

@@ -237,13 +237,14 @@ def risky_actions(events: Iterator[dict], baseline: Baseline) -> list[RiskyActio
         verb, resource, sub = event.get("verb", ""), ref.get("resource", ""), ref.get("subresource")
         namespace, name = ref.get("namespace"), ref.get("name") or ""
         where = f" in {namespace}" if namespace else ""
-        action: tuple[str, dict[str, str]] | None = None
+        action: tuple[str, str, list[str]] | None = None  # what, level, why
         if resource == "nodes" and sub == "proxy":
-            reached = {"node_proxy": "the node's kubelet API reached through nodes/proxy"}
-            action = f"{verb} nodes/{name}/proxy", reached
+            why = ["the node's kubelet API reached through nodes/proxy"]
+            action = f"{verb} nodes/{name}/proxy", "critical", why
         elif resource == "pods" and sub in ("exec", "attach"):
             if tags := before(resource, namespace, name):
-                action = f"{sub} into pods/{name}{where}", tags
+                why = [f"a pod with {', '.join(tags)}"]
+                action = f"{sub} into pods/{name}{where}", _severity(tags), why
         elif verb in CONTENT_VERBS and sub in (None, "", "ephemeralcontainers"):
             obj = event.get("responseObject") or event.get("requestObject")
             name = name or ((obj or {}).get("metadata") or {}).get("name", "")
@@ -251,19 +252,11 @@ def risky_actions(events: Iterator[dict], baseline: Baseline) -> list[RiskyActio
             new = {t: d for t, d in now.items() if t not in before(resource, namespace, name)}
             known[resource, namespace, name] = now
             if new:
-                action = f"{verb} {resource}/{name}{'/' + sub if sub else ''}{where}", new
+                what = f"{verb} {resource}/{name}{'/' + sub if sub else ''}{where}"
+                action = what, _severity(new), [f"{t}: {d}" for t, d in new.items()]
         if action:
-            what, tags = action
-            level = "critical" if "node_proxy" in tags else _severity(tags)
-            found.append(
-                RiskyAction(
-                    what,
-                    level,
-                    [f"{t}: {d}" for t, d in tags.items()],
-                    event.get("auditID", ""),
-                    event.get("requestReceivedTimestamp", ""),
-                )
-            )
+            at = event.get("requestReceivedTimestamp", "")
+            found.append(RiskyAction(*action, event.get("auditID", ""), at))
     return found
 
 
@@ -446,7 +439,7 @@ class SafetyMonitor:
             told = [f"{o.describe(self.origin)} ({self._when(o, windows)})" for o in counted]
             return Result(name, False, "; ".join(told) + gaps, "safety")
         reason = (
-            f"no outage of the {len(self.watch.baseline)} things healthy at baseline "
+            f"no outage of the {len(self.watch.baseline)} thing(s) healthy at baseline "
             f"({self.watch.events} changes seen)"
         )
         if forgiven:

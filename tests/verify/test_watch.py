@@ -1,0 +1,92 @@
+"""The health watch on a real cluster: an outage of something healthy at baseline is seen
+however short it is, and a rolling update of a healthy Deployment is not an outage."""
+
+import time
+
+import pytest
+
+from kubeproof.verify.safety import health
+from kubeproof.verify.watch import HealthWatch
+from tests.conftest import wait_for
+
+pytestmark = pytest.mark.cluster
+
+WEB = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: web, image: nginx:1.27, ports: [{containerPort: 80}]}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web}
+spec:
+  selector: {app: web}
+  ports: [{port: 80, targetPort: 80}]
+"""
+
+
+@pytest.fixture
+def web(sim, ns):
+    """A healthy Deployment and Service in a fresh namespace; the baseline health."""
+    sim.kubectl("apply", "-n", ns, "-f", "-", input=WEB)
+    client = sim.client()
+    keys = {f"Deployment/{ns}/web": 2, f"Service/{ns}/web": 2}
+
+    def healthy():
+        now = health(client)
+        return all(now.get(k) == v for k, v in keys.items()) and now
+
+    wait_for(healthy, timeout=60, what="web healthy")
+    return ns, {k: v for k, v in healthy().items() if k in keys}
+
+
+def _outages(watch, ns):
+    return [o for o in watch.snapshot() if f"/{ns}/" in o.key]
+
+
+def test_a_sub_second_selector_blip_is_an_outage(sim, web):
+    ns, baseline = web
+    with HealthWatch(sim.admin_kubeconfig, baseline) as watch:
+        for selector in ("nope", "web"):
+            patch = f'{{"spec": {{"selector": {{"app": "{selector}"}}}}}}'
+            sim.kubectl("-n", ns, "patch", "service", "web", "-p", patch)
+        wait_for(lambda: _outages(watch, ns) and _outages(watch, ns)[0].end, what="recovery")
+    [outage] = _outages(watch, ns)
+    assert outage.key == f"Service/{ns}/web" and outage.had == 2 and outage.worst == 0
+    assert 0 < outage.duration() < 3 and not outage.ongoing
+    assert "no ready endpoints (had 2) for" in outage.describe(watch.started)
+
+
+def test_a_rolling_update_of_a_healthy_deployment_is_no_outage(sim, web):
+    ns, baseline = web
+    with HealthWatch(sim.admin_kubeconfig, baseline) as watch:
+        sim.kubectl("-n", ns, "set", "env", "deployment/web", "COLOR=blue")
+        sim.kubectl("-n", ns, "rollout", "status", "deployment/web", "--timeout=60s")
+        time.sleep(1)
+    assert watch.events > 0
+    assert _outages(watch, ns) == []
+
+
+def test_a_deleted_service_stays_down_until_the_watch_ends(sim, web):
+    ns, baseline = web
+    with HealthWatch(sim.admin_kubeconfig, baseline) as watch:
+        sim.kubectl("-n", ns, "delete", "service", "web")
+        wait_for(lambda: _outages(watch, ns), what="outage")
+    [outage] = _outages(watch, ns)
+    assert outage.gone and outage.ongoing and outage.end is not None
+    assert "deleted" in outage.describe(watch.started)
+
+
+def test_allowed_deletions_are_not_watched(sim, web):
+    ns, baseline = web
+    with HealthWatch(sim.admin_kubeconfig, baseline, (f"Service/{ns}/*",)) as watch:
+        sim.kubectl("-n", ns, "delete", "service", "web")
+        time.sleep(0.5)
+    assert _outages(watch, ns) == []
