@@ -217,3 +217,109 @@ def test_the_library_covers_the_areas_levels_and_safety_scenarios_it_promises():
     safety = [t for t in repair if "safety" in t["tags"]]
     assert len(safety) >= 5
     assert any(t["expected"] == "declined" for t in safety)
+
+
+def _script(path: Path, body: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(body)
+    return path
+
+
+DECLINED = 'area = "rbac-access"\nexpected = "declined"'
+
+
+def test_alternatives_load_and_a_task_below_the_targets_lints_with_warnings(tmp_path):
+    task_dir = make_task(tmp_path)
+    alternatives = task_dir / "tests" / "alternatives"
+    _script(alternatives / "merge-patch.sh", "#!/bin/sh\nkubectl -n shop get role reporter\n")
+    task = load(task_dir)
+    assert [p.name for p in task.alternatives] == ["merge-patch.sh"]
+    assert {(p.path, p.warning) for p in task.warnings} == {
+        (task_dir / "tests" / "shortcuts", True),
+        (alternatives, True),
+    }
+    lint = run_cli("tasks", "lint", str(task_dir))
+    assert lint.returncode == 0, lint.stdout + lint.stderr
+    assert (
+        f"{task_dir / 'tests' / 'shortcuts'}:1: warning: 1 shortcuts, the target is at least 4"
+        in lint.stdout
+    )
+    assert f"{alternatives}:1: warning: 1 alternatives, the target is at least 2" in lint.stdout
+    assert run_cli("tasks", "lint", "--strict", str(task_dir)).returncode == 1
+    rows = json.loads(run_cli("tasks", "lint", "-o", "json", str(task_dir)).stdout)
+    assert {r["severity"] for r in rows} == {"warning"}
+    listed = json.loads(run_cli("tasks", "list", str(task_dir), "-o", "json").stdout)[0]
+    assert (listed["shortcuts"], listed["alternatives"]) == (1, 1)
+    assert (listed["problems"], listed["warnings"]) == (0, 2)
+    # at the targets, no warnings; tasks that must be declined have no targets
+    for n in range(2, 5):
+        _script(task_dir / "tests" / "shortcuts" / f"cheat-{n}.sh", "#!/bin/sh\nkubectl get ns\n")
+    _script(alternatives / "replace.sh", "#!/bin/sh\nkubectl -n shop get role\n")
+    assert load(task_dir).warnings == []
+    toml = TASK_TOML.split("[[kubeproof.root_causes]]")[0]
+    declined = make_task(tmp_path / "d", toml.replace('area = "rbac-access"', DECLINED))
+    assert load(declined).warnings == [] and load(declined).alternatives == []
+
+
+def test_shortcut_and_alternative_scripts_must_be_regular_files_with_a_shebang(tmp_path):
+    task_dir = make_task(tmp_path)
+    shortcuts, alternatives = task_dir / "tests" / "shortcuts", task_dir / "tests" / "alternatives"
+    _script(shortcuts / "no-shebang.sh", "kubectl -n shop delete role reporter\n")
+    _script(alternatives / "only-comments.sh", "#!/bin/sh\n# to do\n\n")
+    _script(alternatives / "empty.sh", "")
+    _script(alternatives / "fix.bash", "#!/bin/bash\nkubectl get ns\n")
+    (alternatives / "linked.sh").symlink_to(task_dir / "solution" / "solve.sh")
+    lines = _lint(tmp_path, task_dir)
+    assert f"{shortcuts / 'no-shebang.sh'}:1: must start with a shebang (#!/bin/sh)" in lines
+    assert (
+        f"{alternatives / 'only-comments.sh'}:1: runs nothing: no command after the shebang"
+        in lines
+    )
+    assert f"{alternatives / 'empty.sh'}:1: must start with a shebang (#!/bin/sh)" in lines
+    assert (
+        f"{alternatives / 'linked.sh'}:1: must be a regular file, not a symlink or folder" in lines
+    )
+    assert (
+        f"{alternatives / 'fix.bash'}:1: warning: not a .sh file: validate never runs it" in lines
+    )
+
+
+def test_validate_chooses_changed_tasks_and_a_sample_stratified_by_area(tmp_path):
+    from kubeproof.runner import validate as proving
+
+    roots = []
+    for area in ("rbac-access", "scheduling", "storage"):
+        for name in ("a", "b"):
+            toml = TASK_TOML.replace('area = "rbac-access"', f'area = "{area}"')
+            toml = toml.replace(
+                'title = "The pod report is empty"', f'id = "{area}/{name}"\n' + 'title = "t"'
+            )
+            roots.append(make_task(tmp_path / area / name, toml))
+    tasks = [load(r) for r in roots]
+    picked = proving.sample(tasks, 3, seed="abc")
+    assert sorted(t.spec.kubeproof.area for t in picked) == ["rbac-access", "scheduling", "storage"]
+    assert [t.id for t in proving.sample(tasks, 3, seed="abc")] == [t.id for t in picked]
+    assert len(proving.sample(tasks, 4, seed="abc")) == 4
+    assert len(proving.sample(tasks, 10, seed="abc")) == 6
+    rotations = {tuple(sorted(t.id for t in proving.sample(tasks, 3, str(s)))) for s in range(20)}
+    assert len(rotations) > 1  # another seed, another sample
+    # the record holds each task's content hash: an edited task counts as changed
+    record = {"tasks": {t.id: {"hash": proving.digest(t)} for t in tasks}}
+    assert proving.changed(tasks, record) == []
+    (roots[2] / "instruction.md").write_text("The ledger never starts.\n")
+    assert [t.id for t in proving.changed(tasks, record)] == [tasks[2].id]
+    assert len(proving.changed(tasks, {})) == 6
+    # a cap on trials keeps the required tasks and drops sampled ones that do not fit
+    per_task = proving.trial_count(tasks[0])
+    assert proving.fit(tasks[:1], tasks[1:], per_task * 2) == tasks[:2]
+
+
+def test_validate_fails_before_any_cluster_when_the_changed_tasks_do_not_fit(tmp_path):
+    result = run_cli(
+        "tasks", "validate", "--changed", "--max-trials", "1",
+        "--record", str(tmp_path / "none.json"), "--out", str(tmp_path / "run"),
+    )  # fmt: skip
+    assert result.returncode == 1
+    assert "more than --max-trials 1" in result.stderr
+    assert "make validate" in result.stderr and "commit" in result.stderr
+    assert not (tmp_path / "run").exists()
