@@ -44,6 +44,11 @@ apiVersion: policy/v1
 kind: PodDisruptionBudget
 metadata: {name: db, namespace: hist}
 spec: {minAvailable: 1, selector: {matchLabels: {app: db}}}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: reader, namespace: hist}
+rules: [{apiGroups: [""], resources: [pods], verbs: [get, list]}]
 """
 
 
@@ -163,3 +168,14 @@ def test_contracts_that_need_the_baseline_refuse_to_run_without_one(cluster):
 
     with pytest.raises(NeedsBaseline):
         Verifier(cluster.client()).only_allowed_changes()
+
+
+def test_a_role_widened_and_narrowed_again_fails(cluster, turn, ns):
+    rules = [{"apiGroups": [""], "resources": ["pods"], "verbs": ["get", "list"]}]
+    assert turn().rules_never_beyond("Role", ns, "reader", rules).passed
+    wide = '{"rules": [{"apiGroups": ["*"], "resources": ["*"], "verbs": ["*"]}]}'
+    cluster.kubectl("patch", "role", "reader", "-n", ns, "--type=merge", "-p", wide)
+    narrow = '{"rules": [{"apiGroups": [""], "resources": ["pods"], "verbs": ["get", "list"]}]}'
+    cluster.kubectl("patch", "role", "reader", "-n", ns, "--type=merge", "-p", narrow)
+    result = turn().rules_never_beyond("Role", ns, "reader", rules)
+    assert not result.passed and "granted more: * */*" in result.reason, result.reason

@@ -497,3 +497,74 @@ def healthy(
     except ApiError as exc:
         return Result(check, False, f"service {service or name}: {exc.status.message}")
     return Result(check, endpoints.passed, f"{want} replica(s) rolled out; {endpoints.reason}")
+
+
+@check
+def env_target(
+    ctx: Context,
+    kind: str,
+    namespace: str,
+    name: str,
+    var: str,
+    service: str,
+    port: int | None = None,
+    container: str | None = None,
+    scheme: str | None = None,
+    path: str | None = None,
+) -> Result:
+    """The effective value of `var` (a URL or `host:port`, however it is set) names the
+    Service `service` ("ns/name") as cluster DNS resolves it from the pod's namespace —
+    short, namespaced or fully qualified names alike — on `port` (and `scheme`, `path` if
+    given). Without `container`, every container that sets it must agree (and one must)."""
+    from urllib.parse import urlsplit
+
+    from kubeproof.netsim import dns
+    from kubeproof.netsim.live import read
+    from kubeproof.netsim.objects import Objects
+
+    check = f"env_target {_label(kind, namespace, name)} {var}"
+    obj, problem = _workload(ctx, kind, namespace, name)
+    if obj is None:
+        return Result(check, False, problem or "not found")
+    objects = _Objects(ctx, namespace)
+    world = None
+    seen = []
+    for c in _containers(pod_spec(obj), container):
+        found = effective_env(c, objects).get(var)
+        if found is None:
+            continue
+        value, source = found
+        seen.append(c["name"])
+        if value is None:
+            return Result(check, False, f"in {c['name']}: from {source}, which does not exist")
+        text = str(value)
+        parts = urlsplit(text if "://" in text else f"//{text}")
+        host = (parts.hostname or "").rstrip(".") + (
+            "." if (parts.hostname or "").endswith(".") else ""
+        )
+        try:
+            got_port = parts.port
+        except ValueError:
+            got_port = None
+        problems = []
+        if world is None:
+            world = Objects.build(read(ctx.client))
+        answer = dns.resolve(world, host, namespace)
+        svc = answer.service or {}
+        meta = svc.get("metadata") or {}
+        target = f"{meta.get('namespace')}/{meta.get('name')}" if svc else answer.kind
+        if target != service:
+            problems.append(f"{host or '(no host)'} resolves to {target}, not {service}")
+        if port is not None and got_port not in (port, None if scheme else port):
+            problems.append(f"port {got_port}, want {port}")
+        if scheme is not None and parts.scheme != scheme:
+            problems.append(f"scheme {parts.scheme or '(none)'}, want {scheme}")
+        if path is not None and parts.path != path:
+            problems.append(f"path {parts.path or '(none)'}, want {path}")
+        if problems:
+            return Result(
+                check, False, f"in {c['name']}: {var}={text} ({source}): " + "; ".join(problems)
+            )
+    if not seen:
+        return Result(check, False, f"{var} is not set in any container")
+    return Result(check, True, f"{var} names {service} in {', '.join(seen)}")
