@@ -1,5 +1,4 @@
 def broken(v):
     v.pods_in_state("search", {"app": "indexer"}, "Unschedulable")
     v.pods_ready("search", {"app": "indexer"}, 0)
-    v.rollout_complete("search", "frontend")
-    v.service_has_ready_endpoints("search", "frontend")
+    v.healthy("search", "frontend")
