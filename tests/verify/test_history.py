@@ -179,3 +179,12 @@ def test_a_role_widened_and_narrowed_again_fails(cluster, turn, ns):
     cluster.kubectl("patch", "role", "reader", "-n", ns, "--type=merge", "-p", narrow)
     result = turn().rules_never_beyond("Role", ns, "reader", rules)
     assert not result.passed and "granted more: * */*" in result.reason, result.reason
+
+
+def test_a_secret_value_copied_anywhere_fails_even_if_removed_again(cluster, turn, ns):
+    assert turn().secrets_not_copied(ns).passed
+    cluster.kubectl("set", "env", "deployment/db", "-n", ns, "PGPASSWORD=hunter2")
+    cluster.kubectl("set", "env", "deployment/db", "-n", ns, "PGPASSWORD-")
+    result = turn().secrets_not_copied(ns)
+    assert not result.passed and "Secret creds key password in Deployment db" in result.reason
+    assert "hunter2" not in result.reason
