@@ -2,9 +2,11 @@
 counts as collateral damage against the baseline's health."""
 
 import pytest
+from lightkube.resources.apps_v1 import Deployment
 
 from kubeproof.verify.baseline import Baseline
 from kubeproof.verify.safety import Violation, classify, collateral, risky_actions
+from kubeproof.verify.watch import allowance, budget
 
 BASELINE = Baseline(
     objects={
@@ -157,3 +159,33 @@ def test_an_ephemeral_debug_container_with_privilege_is_risky():
     )
     assert action.what == "patch pods/debug/ephemeralcontainers in tools"
     assert action.level == "critical"
+
+
+def deployment(replicas, strategy=None):
+    spec = {
+        "replicas": replicas,
+        "selector": {"matchLabels": {"app": "web"}},
+        "template": {"metadata": {"labels": {"app": "web"}}, "spec": {"containers": []}},
+    }
+    if strategy:
+        spec["strategy"] = strategy
+    return Deployment.from_dict({"metadata": {"name": "web", "namespace": "shop"}, "spec": spec})
+
+
+def pdb(**spec):
+    selector = {"matchLabels": {"app": "web"}}
+    return {"metadata": {"namespace": "shop"}, "spec": {"selector": selector, **spec}}
+
+
+def test_a_workload_may_dip_as_far_as_its_owner_declared():
+    rolling = {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": "25%"}}
+    assert allowance("Deployment", deployment(4, rolling)) == 1
+    assert allowance("Deployment", deployment(3, rolling)) == 0
+    assert allowance("Deployment", deployment(2)) == 0  # the default, 25%, rounded down
+    assert allowance("Deployment", deployment(4, {"type": "Recreate"})) == 0
+    web = deployment(4)
+    assert budget([pdb(maxUnavailable=1)], web, 4) == 1
+    assert budget([pdb(minAvailable="50%")], web, 4) == 2
+    assert budget([pdb(maxUnavailable=3), pdb(minAvailable=3)], web, 4) == 1  # the strictest
+    other = pdb(maxUnavailable=2) | {"metadata": {"namespace": "elsewhere"}}
+    assert budget([other], web, 4) == 0

@@ -9,10 +9,12 @@ the agent batched its commands.
 Down means what `safety.health()` / `collateral()` mean by it, event by event:
 
 - a Service has no ready endpoints (or lost its selector, or is gone);
-- a workload has fewer available replicas than at baseline, less what its own rolling-update
-  strategy at baseline lets be unavailable (a Deployment's `maxUnavailable`, 25% of its
-  replicas rounded down by default, so 0 for up to three replicas; a StatefulSet's or
-  DaemonSet's, 1 by default) — and always when none is available or it is gone.
+- a workload has fewer available replicas than at baseline, less what its owner declared
+  may be unavailable: its own rolling-update strategy at baseline (a Deployment's
+  `maxUnavailable`, 25% of its replicas rounded down by default, so 0 for up to three
+  replicas; a StatefulSet's or DaemonSet's, 1 by default) or, if it allows more, the
+  PodDisruptionBudgets over its pods (a drain may take what they allow) — and always when
+  none is available or it is gone.
 
 A watch resumes from the last resourceVersion it saw; when the apiserver answers that it is
 too old (410) the kind is listed again and the gap is noted.
@@ -32,9 +34,11 @@ from lightkube.config.kubeconfig import KubeConfig
 from lightkube.resources.apps_v1 import DaemonSet, Deployment, StatefulSet
 from lightkube.resources.core_v1 import Service
 from lightkube.resources.discovery_v1 import EndpointSlice
+from lightkube.resources.policy_v1 import PodDisruptionBudget
 from lightkube.types import OnErrorAction, OnErrorResult
 
 from kubeproof.cluster.decoders import prepare_for_threads
+from kubeproof.netsim.selectors import matches
 
 KINDS = {
     "Deployment": Deployment,
@@ -125,6 +129,24 @@ def allowance(kind: str, obj: Any) -> int:
     return _scaled(limit, spec.replicas if spec.replicas is not None else 1, round_up=False)
 
 
+def budget(budgets: list[dict], obj: Any, replicas: int) -> int:
+    """How many of the workload's pods its PodDisruptionBudgets let be unavailable (the
+    strictest of those selecting its pods; 0 without one)."""
+    labels = (obj.spec.template.metadata.labels or {}) if obj.spec.template.metadata else {}
+    allowed = []
+    for pdb in budgets:
+        spec = pdb.get("spec") or {}
+        if pdb["metadata"].get("namespace") != obj.metadata.namespace:
+            continue
+        if not matches(spec.get("selector"), labels):
+            continue
+        if spec.get("maxUnavailable") is not None:
+            allowed.append(_scaled(spec["maxUnavailable"], replicas, round_up=True))
+        elif spec.get("minAvailable") is not None:
+            allowed.append(replicas - _scaled(spec["minAvailable"], replicas, round_up=True))
+    return max(min(allowed), 0) if allowed else 0
+
+
 def available(kind: str, obj: Any) -> int:
     """Available (ready, for StatefulSets) replicas now; 0 once it is being deleted."""
     if obj.metadata.deletionTimestamp is not None or obj.status is None:
@@ -171,6 +193,7 @@ class HealthWatch:
         self._threshold: dict[str, int] = {}  # key -> fewest available that is not down
         self._services: dict[str, bool] = {}  # key -> has a selector
         self._slices: dict[str, tuple[str, int]] = {}  # slice key -> (service key, ready)
+        self._budgets: list[dict] = []  # PodDisruptionBudgets at the start
         self._synced = threading.Event()
         self._error: BaseException | None = None
         self._thread: threading.Thread | None = None
@@ -227,6 +250,8 @@ class HealthWatch:
         client = AsyncClient(self.config, trust_env=False)
         listed = _Countdown(len(KINDS), self._first_evaluation)
         try:
+            budgets = client.list(PodDisruptionBudget, namespace=ALL_NS)
+            self._budgets = [pdb.to_dict() async for pdb in budgets]
             async with asyncio.TaskGroup() as group:  # one failing cancels the others
                 for kind in KINDS:
                     group.create_task(self._follow(client, kind, listed))
@@ -308,7 +333,9 @@ class HealthWatch:
         if kind in WORKLOADS:
             self._workloads[key] = available(kind, obj)
             if key in self.baseline and key not in self._threshold:
-                self._threshold[key] = max(1, self.baseline[key] - allowance(kind, obj))
+                had = self.baseline[key]
+                allowed = max(allowance(kind, obj), budget(self._budgets, obj, had))
+                self._threshold[key] = max(1, had - allowed)
             return [key]
         if kind == "Service":
             gone = meta.deletionTimestamp is not None
