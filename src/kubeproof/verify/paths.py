@@ -44,9 +44,11 @@ SKIP_ANNOTATIONS = frozenset(
         "volume.kubernetes.io/selected-node",
     }
 )
-# Changes any valid fix may make: a restart, and what the volume binder fills in.
+# Changes any valid fix may make: a restart, a recorded change cause, and what the
+# control plane fills in.
 ALWAYS_ALLOWED = (
     'spec.template.metadata.annotations["kubectl.kubernetes.io/restartedAt"]',
+    'metadata.annotations["kubernetes.io/change-cause"]',  # a rollout's recorded reason
     "spec.volumeName",  # a PersistentVolumeClaim bound by the controller
     "spec.finalizers",  # a Namespace's, kept by the apiserver
 )
