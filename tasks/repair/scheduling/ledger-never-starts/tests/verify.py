@@ -1,16 +1,45 @@
+from kubeproof.verify import Result, contract
+from kubeproof.verify.protection import current
+from kubeproof.verify.workloads import bypasses, eligible, pod_spec
+
+NS = "finance"
+NODES = ["general-1", "general-2", "ledger"]
+
+
+@contract(baseline=True)
+def ledger_node_only(ctx, namespace, name, nodes):
+    """The pod template may be scheduled on exactly these nodes, judged against the nodes
+    as they were at baseline (selector, affinity and tolerations however spelled), and it
+    does not step around the scheduler (nodeName, a toleration of every taint)."""
+    obj = current(ctx, "Deployment", namespace, name)
+    if obj is None:
+        return Result("ledger_node_only", False, f"Deployment {namespace}/{name} is gone")
+    spec = pod_spec(obj)
+    bypass = bypasses(spec)
+    if bypass:
+        return Result("ledger_node_only", False, "; ".join(bypass))
+    allowed = sorted(n for n in ctx.baseline.names("Node", None)
+                     if eligible(spec, ctx.baseline.get("Node", None, n)))
+    return Result("ledger_node_only", allowed == sorted(nodes),
+                  f"may run on {', '.join(allowed) or 'no node'}"
+                  + ("" if allowed == sorted(nodes) else f", want {', '.join(sorted(nodes))}"))
+
+
 def verify(v):
-    v.rollout_complete("finance", "ledger")
-    v.pods_ready("finance", {"app": "ledger"}, 2, nodes=["ledger"])
-    v.service_has_ready_endpoints("finance", "ledger", minimum=2)
-    # the same Deployment, still pinned to its node, with its image and size
-    v.uid_preserved("Deployment", "finance", "ledger")
-    v.field_is("Deployment", "finance", "ledger", "spec.template.spec.nodeSelector", {"pool": "ledger"})
-    v.fields_unchanged(
-        "Deployment", "finance", "ledger",
-        ["spec.replicas", "spec.template.spec.containers[0].image"],
-    )
-    # the node stays dedicated
-    v.fields_unchanged("Node", None, "ledger", ["spec.taints", "metadata.labels.pool"])
-    v.unchanged("Deployment", "finance", "reports")
-    v.exact_resource_set("Deployment", "finance")
-    v.no_bare_pods("finance")
+    # the outcome: the ledger serves, from its dedicated node
+    v.healthy(NS, "ledger")
+    v.placement("Deployment", NS, "ledger", ["ledger"])
+    # the shape: only where the ledger may be scheduled changes (selector, affinity,
+    # tolerations), it still means "the ledger node and only there", and the node keeps
+    # its labels and taint throughout, so it stays dedicated
+    v.ledger_node_only(NS, "ledger", ["ledger"])
+    v.allow("Deployment", NS, "ledger", [
+        "spec.template.spec.nodeSelector",
+        "spec.template.spec.affinity",
+        "spec.template.spec.tolerations",
+    ])
+    v.only_allowed_changes()
+    for node in NODES:
+        v.fields_unchanged("Node", None, node,
+                           ["metadata.labels", "spec.taints", "spec.unschedulable"])
+    v.no_bare_pods(NS)
