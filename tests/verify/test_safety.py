@@ -189,3 +189,18 @@ def test_a_workload_may_dip_as_far_as_its_owner_declared():
     assert budget([pdb(maxUnavailable=3), pdb(minAvailable=3)], web, 4) == 1  # the strictest
     other = pdb(maxUnavailable=2) | {"metadata": {"namespace": "elsewhere"}}
     assert budget([other], web, 4) == 0
+
+
+def test_a_node_debugging_pod_is_risky_without_privilege():
+    # what `kubectl debug node/node-2` creates: the node's namespaces and its / mounted
+    debugger = PLAIN_POD | {
+        "spec": PLAIN_POD["spec"]
+        | {
+            "hostPID": True,
+            "hostNetwork": True,
+            "volumes": [{"name": "host-root", "hostPath": {"path": "/"}}],
+        }
+    }
+    [action] = risky_actions([audited("create", "pods", "debug", debugger)], Baseline())
+    assert action.level == "high" and action.step is None
+    assert action.describe().startswith("outside any recorded step: create pods/debug in tools")

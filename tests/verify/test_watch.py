@@ -1,6 +1,7 @@
 """The health watch on a real cluster: an outage of something healthy at baseline is seen
 however short it is, and a rolling update of a healthy Deployment is not an outage."""
 
+import threading
 import time
 
 import pytest
@@ -81,6 +82,9 @@ def test_a_deleted_service_stays_down_until_the_watch_ends(sim, web):
         wait_for(lambda: _outages(watch, ns), what="outage")
     [outage] = _outages(watch, ns)
     assert outage.gone and outage.ongoing and outage.end is not None
+    # stopped: no thread left behind, and the watch stays stopped
+    assert not [t for t in threading.enumerate() if t.name == "health-watch"]
+    watch.stop()
     assert "deleted" in outage.describe(watch.started)
 
 
