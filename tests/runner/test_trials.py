@@ -12,7 +12,7 @@ import pytest
 from kubeproof.runner import validate as proving
 from kubeproof.tasks.select import select
 from tests.conftest import run_cli
-from tests.tasks.test_lint import make_task
+from tests.tasks.test_lint import TASK_TOML, make_task
 
 # CI (.ci/run) has 45 minutes. The whole library (`make validate`, ~560 trials) takes well
 # over an hour on 2 cores, so here validate proves, within MAX_TRIALS trials: RBAC (whose
@@ -74,7 +74,8 @@ REJECTED = "rbac_no_wildcards"
 
 
 def test_validate_reports_a_valid_fix_the_verifier_rejects(tmp_path):
-    task = make_task(tmp_path)
+    # escalate: the agent may write rules granting more than it holds (a wildcard)
+    task = make_task(tmp_path, TASK_TOML.replace('"patch"]', '"patch", "escalate"]', 1))
     # the reporter's binding, so the oracle's fix takes effect
     (task / "environment" / "setup" / "20-binding.yaml").write_text(
         "apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\n"
