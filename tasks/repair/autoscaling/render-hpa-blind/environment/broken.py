@@ -1,11 +1,11 @@
+HPA = "HorizontalPodAutoscaler"
+
+
 def broken(v):
-    v.condition("autoscaling/v2", "HorizontalPodAutoscaler", "render-worker", "ScalingActive",
-                status="False", namespace="render")
+    v.condition(HPA, "render", "render-worker", "ScalingActive", status="False")
     v.rollout_complete("render", "render-worker")
-    v.field_equals("apps/v1", "Deployment", "render-worker",
-                   "spec.template.spec.containers[0].image", "acme/render-worker:3.5",
-                   namespace="render")
-    v.rollout_complete("render", "render-api")
-    v.condition("autoscaling/v2", "HorizontalPodAutoscaler", "render-api", "ScalingActive",
-                namespace="render")
-    v.service_has_ready_endpoints("render", "render-api")
+    v.field_equals("Deployment", "render", "render-worker",
+                   "spec.template.spec.containers[name=worker].image", "acme/render-worker:3.5")
+    # the distractor and its autoscaler work
+    v.healthy("render", "render-api")
+    v.condition(HPA, "render", "render-api", "ScalingActive")
