@@ -3,5 +3,4 @@ def broken(v):
     v.pods_in_state("media", {"app": "renderer"}, "Unschedulable")
     v.pods_ready("media", {"app": "renderer"}, 2)
     v.not_(v.rollout_complete("media", "renderer"))
-    v.rollout_complete("media", "thumbnails")
-    v.service_has_ready_endpoints("media", "thumbnails")
+    v.healthy("media", "thumbnails")
