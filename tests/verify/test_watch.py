@@ -94,3 +94,26 @@ def test_allowed_deletions_are_not_watched(sim, web):
         sim.kubectl("-n", ns, "delete", "service", "web")
         time.sleep(0.5)
     assert _outages(watch, ns) == []
+
+
+class TooOld(HealthWatch):
+    """Starts the Service watch from a resourceVersion the apiserver no longer has."""
+
+    lied = False
+
+    async def _relist(self, client, kind):
+        version = await super()._relist(client, kind)
+        if kind == "Service" and not self.lied:
+            self.lied = True
+            return "1"
+        return version
+
+
+def test_a_watch_that_fell_behind_lists_again_and_says_so(sim, web):
+    ns, baseline = web
+    with TooOld(sim.admin_kubeconfig, baseline) as watch:
+        wait_for(lambda: watch.gaps, what="the 410 and the relist")
+        sim.kubectl("-n", ns, "delete", "service", "web")
+        wait_for(lambda: _outages(watch, ns), what="the outage after the gap")
+    assert [kind for kind, _, _ in watch.gaps] == ["Service"]
+    assert [o.key for o in _outages(watch, ns)] == [f"Service/{ns}/web"]
