@@ -1,8 +1,7 @@
 def broken(v):
-    v.condition("apps/v1", "Deployment", "collector", "ReplicaFailure", namespace="ingest")
+    v.condition("Deployment", "ingest", "collector", "ReplicaFailure")
     v.not_(v.rollout_complete("ingest", "collector"))
     v.pods_ready("ingest", {"app": "collector"}, 2)
     v.service_has_ready_endpoints("ingest", "collector")
-    v.rollout_complete("ingest", "ingest-api")
+    v.healthy("ingest", "ingest-api")
     v.rollout_complete("ingest", "ingest-batch")
-    v.service_has_ready_endpoints("ingest", "ingest-api")
