@@ -186,6 +186,12 @@ def validate(
     write_record: bool = typer.Option(
         False, "--write-record", help="With --all: write the record if every task is valid."
     ),
+    no_record: bool = typer.Option(
+        False,
+        "--no-record",
+        help="Do not note the library tasks that proved valid in the record (by default each "
+        "one's entry is updated, so the record says which content was last proven).",
+    ),
     jobs: int = typer.Option(2, "--jobs", "-j", min=1, help="Trials at once."),
     cluster: str = typer.Option("embedded", "--cluster", help="embedded or kubeconfig:PATH."),
     out: Path = typer.Option(None, "--out", help="Run directory (default runs/validate-<time>)."),
@@ -196,6 +202,8 @@ def validate(
 
     if write_record and not all_:
         raise typer.BadParameter("needs --all: the record says the whole library was proven")
+    if all_ and (tasks or changed or sample):
+        raise typer.BadParameter("--all is every task: name none, and no --changed or --sample")
     chosen = _choose(tasks or [], all_, changed, sample, seed, max_trials, record)
     selected = [t for t, _ in chosen]
     if not selected:
@@ -220,6 +228,10 @@ def validate(
     if write_record and valid:
         data = proving.record_of(selected, verdicts, records, jobs, wall)
         record.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    elif not no_record:
+        noted = proving.note_valid(record, selected, verdicts, records)
+        if noted:
+            stderr.print(f"recorded {len(noted)} valid task(s) in {record}", highlight=False)
     if not emit(verdicts, output):
         for v in verdicts:
             mark = "[green]valid[/]" if v["valid"] else "[red]NOT VALID[/]"
@@ -259,9 +271,11 @@ def _choose(
     required = [t for t, _ in chosen]
     needed = sum(proving.trial_count(t) for t in required)
     if max_trials is not None and needed > max_trials:
+        counts = Counter("named" if why == "named" else "changed" for _, why in chosen)
         raise KubeproofError(
-            f"{len(required)} task(s) named or changed since {record} need {needed} trials, "
-            f"more than --max-trials {max_trials}",
+            f"{counts['changed']} task(s) changed since {record}"
+            + (f" and {counts['named']} named" if counts["named"] else "")
+            + f" need {needed} trials, more than --max-trials {max_trials}",
             hint=f"validate the whole library with `make validate` and commit {record}",
         )
     if sample:

@@ -235,6 +235,65 @@ def git_commit() -> tuple[str | None, bool]:
     return git("rev-parse", "HEAD"), bool(git("status", "--porcelain", "--", "src"))
 
 
+def _entries(tasks: list[Task], records: list[dict], how: str) -> dict[str, dict]:
+    commit, dirty = git_commit()
+    now = datetime.now(UTC).isoformat(timespec="seconds")
+    seconds: dict[str, float] = {}
+    for r in records:
+        seconds[r["task"]] = seconds.get(r["task"], 0.0) + r.get("timings", {}).get("total", 0)
+    return {
+        t.id: {
+            "hash": digest(t),
+            "validated_at": now,
+            "commit": commit,
+            "code_differs_from_commit": dirty,
+            "how": how,
+            "shortcuts": len(t.shortcuts),
+            "alternatives": len(t.alternatives),
+            "trials": trial_count(t),
+            "trial_seconds": round(seconds.get(t.id, 0.0), 1),
+        }
+        for t in sorted(tasks, key=lambda t: t.id)
+    }
+
+
+def _totals(entries: dict[str, dict]) -> dict:
+    return {
+        "tasks": len(entries),
+        "trials": sum(e["trials"] for e in entries.values()),
+        "shortcuts": sum(e["shortcuts"] for e in entries.values()),
+        "alternatives": sum(e["alternatives"] for e in entries.values()),
+        "trial_seconds": round(sum(e["trial_seconds"] for e in entries.values()), 1),
+    }
+
+
+def note_valid(
+    path: Path, tasks: list[Task], verdicts: list[dict], records: list[dict]
+) -> list[str]:
+    """Record each library task that just proved valid (its hash, commit and counts), so
+    the record always says which content of each task was last proven; tasks outside the
+    library (a path elsewhere) are not recorded. Safe against validations finishing at
+    the same time. Returns the ids recorded."""
+    import fcntl
+
+    library = path.resolve().parent
+    valid = {v["task"] for v in verdicts if v["valid"]}
+    mine = [t for t in tasks if t.id in valid and t.root.resolve().is_relative_to(library)]
+    if not mine:
+        return []
+    entries = _entries(mine, records, "task")
+    with open(path.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        data = read_record(path)
+        data.setdefault("tasks", {}).update(entries)
+        data["updated_at"] = max(e["validated_at"] for e in entries.values())
+        data["totals"] = _totals(data["tasks"])
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+        tmp.replace(path)
+    return sorted(entries)
+
+
 def record_of(
     tasks: list[Task], verdicts: list[dict], records: list[dict], jobs: int, wall: float
 ) -> dict:
@@ -243,21 +302,7 @@ def record_of(
     now = datetime.now(UTC).isoformat(timespec="seconds")
     if not all(v["valid"] for v in verdicts):
         raise KubeproofError("only a library in which every task proved valid is recorded")
-    seconds: dict[str, float] = {}
-    for r in records:
-        seconds[r["task"]] = seconds.get(r["task"], 0.0) + r.get("timings", {}).get("total", 0)
-    entries = {
-        t.id: {
-            "hash": digest(t),
-            "validated_at": now,
-            "commit": commit,
-            "shortcuts": len(t.shortcuts),
-            "alternatives": len(t.alternatives),
-            "trials": trial_count(t),
-            "trial_seconds": round(seconds.get(t.id, 0.0), 1),
-        }
-        for t in sorted(tasks, key=lambda t: t.id)
-    }
+    entries = _entries(tasks, records, "full")
     return {
         "validated_at": now,
         "commit": commit,
@@ -266,11 +311,5 @@ def record_of(
         "jobs": jobs,
         "wall_seconds": round(wall, 1),
         "tasks": entries,
-        "totals": {
-            "tasks": len(entries),
-            "trials": sum(e["trials"] for e in entries.values()),
-            "shortcuts": sum(e["shortcuts"] for e in entries.values()),
-            "alternatives": sum(e["alternatives"] for e in entries.values()),
-            "trial_seconds": round(sum(e["trial_seconds"] for e in entries.values()), 1),
-        },
+        "totals": _totals(entries),
     }
