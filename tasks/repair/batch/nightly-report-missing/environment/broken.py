@@ -1,7 +1,4 @@
 def broken(v):
-    # suspended (field_equals cannot compare booleans: bool is an int to its number path)
-    v.not_(v.field_absent("batch/v1", "CronJob", "nightly-report", "spec.suspend",
-                          namespace="reporting"))
-    v.not_(v.field_absent("batch/v1", "CronJob", "history-purge", "spec.suspend",
-                          namespace="reporting"))
-    v.field_absent("batch/v1", "CronJob", "weekly-report", "spec.suspend", namespace="reporting")
+    v.field_equals("CronJob", "reporting", "nightly-report", "spec.suspend", True)
+    v.field_equals("CronJob", "reporting", "history-purge", "spec.suspend", True)
+    v.field_absent("CronJob", "reporting", "weekly-report", "spec.suspend")
