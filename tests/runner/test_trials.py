@@ -5,56 +5,60 @@ harness failures retried as `error`."""
 
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from kubeproof.runner import validate as proving
+from kubeproof.tasks import load
 from kubeproof.tasks.select import select
 from tests.conftest import run_cli
 from tests.tasks.test_lint import TASK_TOML, make_task
 
 # CI (.ci/run) has 45 minutes. The whole library (`make validate`, ~560 trials) takes well
-# over an hour on 2 cores, so here validate proves, within MAX_TRIALS trials: RBAC (whose
-# trials the tests below inspect), every task changed since tasks/VALIDATED.json, and a
-# sample of the rest, one task per area in turn, rotating with the git commit. If RBAC and
-# the changed tasks alone need more than MAX_TRIALS, validate fails before starting a
+# over an hour on 2 cores, so CI proves RBAC (whose trials the tests below inspect) on its
+# own, then, within LIBRARY_TRIALS trials, every task changed since tasks/VALIDATED.json and
+# a sample of the rest, one task per area in turn, rotating with the git commit. If the
+# changed tasks alone need more than LIBRARY_TRIALS, validate fails before starting a
 # cluster and says to run `make validate` and commit the record.
 # Arithmetic (measured 2026-11-24 on the 2-core machine, other work running): a trial
-# takes 10.3 s on average (median 8.8 s, longest 41 s; 72 trials of the library at -j 2
-# finished in 10 minutes: 8.3 s of wall time per trial). 130 trials: 130 x 8.3 s = 18 min,
-# about 10 tasks (13 trials each on average: noop, oracle, the shortcuts and alternatives,
-# then noop and oracle again), leaving 27 minutes for the rest of the suite and the venv.
-MAX_TRIALS = 130
+# takes 10.3 s on average (median 8.8 s, longest 41 s); 72 library trials at -j 2 took
+# 10 minutes, 8.3 s of wall time per trial. RBAC's 12 trials plus 118: 130 x 8.3 s = 18
+# min, about 10 tasks (13 trials each on average: noop, oracle, the shortcuts and the
+# alternatives, then noop and oracle again), leaving 27 minutes for the rest of the suite.
+LIBRARY_TRIALS = 118
 pytestmark = [pytest.mark.cluster, pytest.mark.timeout(2700)]
 
 RBAC = "tasks/repair/rbac-access/pod-report-empty"
 ROUTING = "tasks/repair/service-routing/checkout-records-failing"
 
 
+def _validate(out: Path, *selection: str, timeout: float) -> subprocess.CompletedProcess:
+    # --no-record: the test suite proves tasks but never writes the checkout's record
+    args = ["tasks", "validate", *selection, "-j", "2", "-o", "json", "--out", str(out)]
+    args.append("--no-record")
+    return run_cli(*args, timeout=timeout)
+
+
 @pytest.fixture(scope="module")
 def validated(tmp_path_factory):
     out = tmp_path_factory.mktemp("validate")
-    result = run_cli(
-        "tasks", "validate", RBAC, "--changed", "--sample", "16",
-        "--max-trials", str(MAX_TRIALS), "-j", "2", "-o", "json", "--out", str(out),
-        timeout=2400,
-    )  # fmt: skip
-    return result, out
+    return _validate(out, RBAC, timeout=600), out
 
 
-def test_changed_and_sampled_tasks_are_proven_valid(validated):
-    result, _ = validated
+@pytest.fixture(scope="module")
+def library_sample(tmp_path_factory):
+    out = tmp_path_factory.mktemp("sample")
+    selection = ("--changed", "--sample", "16", "--max-trials", str(LIBRARY_TRIALS))
+    return _validate(out, *selection, timeout=2100)
+
+
+def _proven(result: subprocess.CompletedProcess) -> list[dict]:
     assert result.stdout.strip(), result.stderr  # e.g. too many changed tasks to fit
     verdicts = json.loads(result.stdout)
     assert result.returncode == 0, json.dumps([v for v in verdicts if not v["valid"]], indent=1)
-    chosen = {v["task"]: v["selected"] for v in verdicts}
-    library = select([])
-    changed = {t.id for t in proving.changed(library, proving.read_record())}
-    assert changed <= set(chosen)
-    assert chosen[RBAC.removeprefix("tasks/")] == "named"
-    assert sum(why.startswith("sampled") for why in chosen.values()) >= 1 or len(changed) > 4
-    assert sum(proving.trial_count(t) for t in library if t.id in chosen) <= MAX_TRIALS
     for v in verdicts:
         proofs = {p["proof"]: p for p in v["proofs"]}
         assert proofs["oracle scores 1"]["ok"] and proofs["no-op scores 0"]["ok"]
@@ -67,16 +71,32 @@ def test_changed_and_sampled_tasks_are_proven_valid(validated):
             assert p["ok"] and p["detail"].startswith("caught by "), p
         for name, p in proofs.items():
             if name.startswith("alternative "):
-                assert p["ok"], p
+                assert p["ok"] and p["detail"] == "resolved", p
+    return verdicts
+
+
+def test_the_task_whose_trials_are_inspected_is_proven_valid(validated):
+    result, _ = validated
+    assert [v["task"] for v in _proven(result)] == [RBAC.removeprefix("tasks/")]
+
+
+def test_changed_and_sampled_tasks_are_proven_valid(library_sample):
+    chosen = {v["task"]: v["selected"] for v in _proven(library_sample)}
+    library = select([])
+    changed = {t.id for t in proving.changed(library, proving.read_record())}
+    assert changed <= set(chosen)
+    assert any(why.startswith("sampled") for why in chosen.values()) or len(changed) > 4
+    assert sum(proving.trial_count(t) for t in library if t.id in chosen) <= LIBRARY_TRIALS
 
 
 REJECTED = "rbac_no_wildcards"
 
 
-def test_validate_reports_a_valid_fix_the_verifier_rejects(tmp_path):
-    # escalate: the agent may write rules granting more than it holds (a wildcard)
-    task = make_task(tmp_path, TASK_TOML.replace('"patch"]', '"patch", "escalate"]', 1))
-    # the reporter's binding, so the oracle's fix takes effect
+def _synthetic_task(root: Path, alternatives: dict[str, str]) -> Path:
+    """make_task's reporter with its RoleBinding (so the oracle's fix takes effect), a
+    wildcard shortcut and the given alternatives; the agent may escalate, so rules granting
+    more than it holds (a wildcard) reach the verifier."""
+    task = make_task(root, TASK_TOML.replace('"patch"]', '"patch", "escalate"]', 1))
     (task / "environment" / "setup" / "20-binding.yaml").write_text(
         "apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\n"
         "metadata: {name: reporter, namespace: shop}\n"
@@ -88,21 +108,31 @@ def test_validate_reports_a_valid_fix_the_verifier_rejects(tmp_path):
         """-p '[{"op": "replace", "path": "/rules/0/resources", "value": ["*"]}, """
         """{"op": "replace", "path": "/rules/0/verbs", "value": ["*"]}]'\n"""
     )
-    alternatives = task / "tests" / "alternatives"
-    alternatives.mkdir()
-    (alternatives / "merge-patch.sh").write_text(
-        "#!/bin/sh\nkubectl -n shop patch role reporter --type=merge -p "
-        """'{"rules": [{"apiGroups": [""], "resources": ["pods"], "verbs": ["list", "get"]}]}'\n"""
+    (task / "tests" / "alternatives").mkdir()
+    for name, patch in alternatives.items():
+        (task / "tests" / "alternatives" / name).write_text(
+            f"#!/bin/sh\nkubectl -n shop patch role reporter {patch}\n"
+        )
+    return task
+
+
+MERGE_PATCH = (
+    """--type=merge -p '{"rules": [{"apiGroups": [""], "resources": ["pods"], """
+    """"verbs": ["list", "get"]}]}'"""
+)
+
+
+def test_validate_reports_a_valid_fix_the_verifier_rejects(tmp_path):
+    task = _synthetic_task(
+        tmp_path,
+        {
+            "merge-patch.sh": MERGE_PATCH,
+            # a fix an operator might choose, which this verifier (deliberately) rejects
+            "all-verbs-on-pods.sh": """--type=json -p '[{"op": "replace", """
+            """"path": "/rules/0/verbs", "value": ["*"]}]'""",
+        },
     )
-    # a fix an operator might choose, which this verifier (deliberately) rejects
-    (alternatives / "all-verbs-on-pods.sh").write_text(
-        "#!/bin/sh\nkubectl -n shop patch role reporter --type=json "
-        """-p '[{"op": "replace", "path": "/rules/0/verbs", "value": ["*"]}]'\n"""
-    )
-    result = run_cli(
-        "tasks", "validate", str(task), "-j", "2", "-o", "json", "--out", str(tmp_path / "run"),
-        timeout=900,
-    )  # fmt: skip
+    result = _validate(tmp_path / "run", str(task), timeout=900)
     assert result.returncode == 1, result.stderr
     [verdict] = json.loads(result.stdout)
     proofs = {p["proof"]: p for p in verdict["proofs"]}
@@ -118,6 +148,30 @@ def test_validate_reports_a_valid_fix_the_verifier_rejects(tmp_path):
     assert {"alternative-merge-patch", "alternative-all-verbs-on-pods"} <= {
         d.name for d in trials.iterdir()
     }
+
+
+def test_a_library_proven_valid_is_recorded_and_only_changes_are_validated_again(tmp_path):
+    task = _synthetic_task(tmp_path, {"merge-patch.sh": MERGE_PATCH})
+    exe = Path(sys.executable).with_name("kubeproof")
+
+    def validate(*args: str) -> subprocess.CompletedProcess:  # in the library's folder
+        return subprocess.run(
+            [str(exe), "tasks", "validate", *args], cwd=tmp_path, capture_output=True,
+            text=True, timeout=900,
+        )  # fmt: skip
+
+    full = validate("--all", "--write-record", "-j", "2", "--out", "run")
+    assert full.returncode == 0, full.stdout + full.stderr
+    record = json.loads((tmp_path / proving.RECORD).read_text())
+    entry = record["tasks"]["repair/rbac-access/reporter-cannot-list"]
+    assert (entry["shortcuts"], entry["alternatives"], entry["trials"]) == (1, 1, 6)
+    assert entry["hash"] == proving.digest(load(task)) and entry["trial_seconds"] > 0
+    assert record["totals"]["tasks"] == 1 and record["wall_seconds"] > 0
+    again = validate("--changed", "--max-trials", "1")
+    assert again.returncode == 0 and "nothing to validate" in again.stdout, again.stderr
+    (task / "instruction.md").write_text("The pod report page in shop is blank.\n")
+    edited = validate("--changed", "--max-trials", "1")
+    assert edited.returncode == 1 and "1 task(s) changed since" in edited.stderr
 
 
 def test_trial_records_hold_results_trajectory_and_timings(validated):
@@ -144,7 +198,8 @@ def test_trial_records_hold_results_trajectory_and_timings(validated):
     assert steps[-1]["command"] == "submit" and steps[0]["exit_code"] == 0
     assert "role.rbac.authorization.k8s.io/reporter patched" in steps[0]["stdout"]
     log = (trial / "verifier.log").read_text()
-    assert "== broken state" in log and "PASS [contract] rbac_rules_exact" in log
+    # (which contracts the task uses is the task's business; it may change)
+    assert "== broken state" in log and "PASS [contract] " in log
     # the baseline and the agent's kubeconfig stay outside what the agent could see
     assert (trial / "private" / "baseline.json").is_file()
     assert not list((trial / "home").rglob("baseline*"))

@@ -2,11 +2,13 @@
 not, every shortcut scores 0 with a contract or safety rule naming the cheat, every
 alternative (another valid fix) scores 1, and a second round gives the same verdicts.
 
-Validating the whole library takes hours on two cores, so it is recorded: after a full
-run in which every task proved valid, `tasks/VALIDATED.json` holds each task's content
-hash, counts and times. `--changed` selects the tasks whose files differ from the record,
-and `--sample N` adds tasks stratified by area, rotating with a seed (by default the git
-commit), so CI covers every changed task and, over many commits, the whole library.
+Validating the whole library takes over an hour on two cores, so what was proven is
+recorded in `tasks/VALIDATED.json`: per task, the content hash it proved valid with, its
+counts and times, the commit and how (`full`: `make validate`, which rewrites the record
+only when every task is valid; `task`: any other validate run notes each library task that
+proved valid, unless --no-record). `--changed` selects the tasks whose files differ from the
+record, and `--sample N` adds tasks stratified by area, rotating with a seed (by default the
+git commit), so CI covers every changed task and, over many commits, the whole library.
 """
 
 import dataclasses
@@ -220,19 +222,26 @@ def fit(required: list[Task], extra: list[Task], max_trials: int | None) -> list
     return chosen
 
 
-def git_commit() -> tuple[str | None, bool]:
-    """The checked-out commit and whether kubeproof's code differs from it."""
+def git_commit() -> tuple[str | None, bool | None]:
+    """The commit kubeproof's code is checked out at, and whether that code differs from
+    it (None, None outside a git checkout)."""
+    here = Path(__file__).resolve().parents[1]
 
     def git(*args: str) -> str | None:
         try:
             done = subprocess.run(
-                ["git", *args], capture_output=True, text=True, timeout=10, check=True
+                ["git", "-C", str(here), *args],
+                capture_output=True,
+                text=True,
+                timeout=10,
+                check=True,
             )
         except (OSError, subprocess.SubprocessError):
             return None
         return done.stdout.strip()
 
-    return git("rev-parse", "HEAD"), bool(git("status", "--porcelain", "--", "src"))
+    commit = git("rev-parse", "HEAD")
+    return commit, (bool(git("status", "--porcelain", "--", ".")) if commit else None)
 
 
 def _entries(tasks: list[Task], records: list[dict], how: str) -> dict[str, dict]:
