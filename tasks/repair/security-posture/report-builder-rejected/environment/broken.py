@@ -1,8 +1,6 @@
 def broken(v):
-    v.condition("apps/v1", "Deployment", "report-builder", "ReplicaFailure",
-                namespace="reports")
+    v.condition("Deployment", "reports", "report-builder", "ReplicaFailure")
     v.pods_ready("reports", {"app": "report-builder"}, 0)
     v.not_(v.rollout_complete("reports", "report-builder"))
-    v.rollout_complete("reports", "report-api")
+    v.healthy("reports", "report-api")
     v.rollout_complete("reports", "report-scheduler")
-    v.service_has_ready_endpoints("reports", "report-api")

@@ -1,14 +1,19 @@
+NS = "reports"
+
+
 def verify(v):
-    v.rollout_complete("reports", "report-builder")
-    v.pods_ready("reports", {"app": "report-builder"}, 2)
-    # the shape: the namespace still enforces restricted, the Deployment runs the pods
-    v.unchanged("Namespace", None, "reports")
-    v.uid_preserved("Deployment", "reports", "report-builder")
-    v.fields_unchanged("Deployment", "reports", "report-builder",
-                       ["spec.replicas", "spec.template.spec.containers[0].image",
-                        "spec.template.spec.containers[0].env"])
-    v.ownership_chain("reports", "report-builder")
-    v.no_bare_pods("reports")
-    v.exact_resource_set("Deployment", "reports")
-    v.unchanged("Deployment", "reports", "report-api")
-    v.unchanged("Deployment", "reports", "report-scheduler")
+    # the outcome: report-builder runs from its Deployment, configured as before
+    v.rollout_complete(NS, "report-builder")
+    v.pods_ready(NS, {"app": "report-builder"}, 2)
+    v.env("Deployment", NS, "report-builder", "REPORT_BUCKET", "s3://acme-reports",
+          container="builder")
+    # the shape: only how the pods run (pod and container securityContext) may change;
+    # the namespace's Pod Security labels (at every moment), the image, env, replicas,
+    # report-api and report-scheduler stay as they were; no copies, no pods by hand
+    v.allow("Deployment", NS, "report-builder", [
+        "spec.template.spec.securityContext",
+        "spec.template.spec.containers[name=builder].securityContext",
+    ])
+    v.only_allowed_changes()
+    v.ownership_chain(NS, "report-builder")
+    v.no_bare_pods(NS)
