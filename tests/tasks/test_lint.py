@@ -323,3 +323,10 @@ def test_validate_fails_before_any_cluster_when_the_changed_tasks_do_not_fit(tmp
     assert "more than --max-trials 1" in result.stderr
     assert "make validate" in result.stderr and "commit" in result.stderr
     assert not (tmp_path / "run").exists()
+    # --dry-run says what a run would validate, and why
+    planned = run_cli(
+        "tasks", "validate", "--sample", "3", "--seed", "x", "--dry-run", "-o", "json"
+    )
+    rows = json.loads(planned.stdout)
+    assert len(rows) == 3 and all(r["selected"] == "sampled (seed x)" for r in rows)
+    assert len({r["task"].split("/")[1] for r in rows}) == 3 and all(r["trials"] >= 5 for r in rows)

@@ -192,6 +192,9 @@ def validate(
         help="Do not note the library tasks that proved valid in the record (by default each "
         "one's entry is updated, so the record says which content was last proven).",
     ),
+    dry_run: bool = typer.Option(
+        False, "--dry-run", help="Print the tasks chosen, why, and their trials; run nothing."
+    ),
     jobs: int = typer.Option(2, "--jobs", "-j", min=1, help="Trials at once."),
     cluster: str = typer.Option("embedded", "--cluster", help="embedded or kubeconfig:PATH."),
     out: Path = typer.Option(None, "--out", help="Run directory (default runs/validate-<time>)."),
@@ -206,6 +209,15 @@ def validate(
         raise typer.BadParameter("--all is every task: name none, and no --changed or --sample")
     chosen = _choose(tasks or [], all_, changed, sample, seed, max_trials, record)
     selected = [t for t, _ in chosen]
+    if dry_run:
+        rows = [
+            {"task": t.id, "selected": why, "trials": proving.trial_count(t)} for t, why in chosen
+        ]
+        if not emit(rows, output):
+            for r in rows:
+                typer.echo(f"{r['task']}  {r['trials']} trials  ({r['selected']})")
+            typer.echo(f"{len(rows)} task(s), {sum(r['trials'] for r in rows)} trials")
+        return
     if not selected:
         console.print(f"nothing to validate: no task differs from {record}")
         return
