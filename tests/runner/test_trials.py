@@ -23,11 +23,15 @@ from tests.tasks.test_lint import TASK_TOML, make_task
 # a sample of the rest, one task per area in turn, rotating with the git commit. If the
 # changed tasks alone need more than LIBRARY_TRIALS, validate fails before starting a
 # cluster and says to run `make validate` and commit the record.
-# Arithmetic (measured 2026-11-24 on the 2-core machine, other work running): a trial
-# takes 10.3 s on average (median 8.8 s, longest 41 s); 72 library trials at -j 2 took
-# 10 minutes, 8.3 s of wall time per trial. RBAC's 12 trials plus 118: 130 x 8.3 s = 18
-# min, about 10 tasks (13 trials each on average: noop, oracle, the shortcuts and the
-# alternatives, then noop and oracle again), leaving 27 minutes for the rest of the suite.
+# Arithmetic (measured 2026-11-24 on the 2-core machine while other engineers' runs shared
+# it): 72 library trials in one run at -j 2 took 9.7 minutes, 8.1 s of wall time per trial
+# (cluster starts overlap the previous trial); 542 trials that day took 9.7 s each at the
+# median (12.8 s mean, 29 s at p90, cluster start excluded); single-task runs, which hide
+# no cluster start, 7-39 s per trial depending on the load. RBAC's 12 trials plus 118:
+# 130 x 8.1 s = 18 min, about 10 tasks (13 trials each on average: noop, oracle, the
+# shortcuts and alternatives, then noop and oracle again; `kubeproof tasks validate
+# --changed --sample 16 --max-trials 118 --dry-run` lists them), leaving 27 minutes for the
+# venv and the rest of the suite (not measured on its own when this was written).
 LIBRARY_TRIALS = 118
 pytestmark = [pytest.mark.cluster, pytest.mark.timeout(2700)]
 
