@@ -309,6 +309,13 @@ def test_validate_chooses_changed_tasks_and_a_sample_stratified_by_area(tmp_path
     (roots[2] / "instruction.md").write_text("The ledger never starts.\n")
     assert [t.id for t in proving.changed(tasks, record)] == [tasks[2].id]
     assert len(proving.changed(tasks, {})) == 6
+    # a task that proved valid is noted with the hash of the files its trials used; one
+    # edited during its run is not (its record would claim content that was never proven)
+    task = load(make_task(tmp_path / "lib"))
+    path, ok = tmp_path / "lib" / "tasks" / "VALIDATED.json", [{"task": task.id, "valid": True}]
+    assert proving.note_valid(path, [task], ok, [], {task.id: "before the edit"}) == []
+    assert proving.note_valid(path, [task], ok, [], {task.id: proving.digest(task)}) == [task.id]
+    assert proving.changed([task], proving.read_record(path)) == []
     # a cap on trials keeps the required tasks and drops sampled ones that do not fit
     per_task = proving.trial_count(tasks[0])
     assert proving.fit(tasks[:1], tasks[1:], per_task * 2) == tasks[:2]

@@ -230,6 +230,7 @@ def validate(
         + ", ".join(f"{n} {why}" for why, n in reasons.items()),
         highlight=False,
     )
+    proven = {t.id: proving.digest(t) for t in selected}  # the files the trials will use
     began = time.monotonic()
     records = run_plans(trials, cluster, jobs, retries=2, quiet=output is not Format.text)
     wall = time.monotonic() - began
@@ -238,12 +239,18 @@ def validate(
     (out / "validation.json").write_text(json.dumps(verdicts, indent=2) + "\n")
     valid = all(v["valid"] for v in verdicts)
     if write_record and valid:
-        data = proving.record_of(selected, verdicts, records, jobs, wall)
+        data = proving.record_of(selected, verdicts, records, jobs, wall, proven)
         record.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
     elif not no_record:
-        noted = proving.note_valid(record, selected, verdicts, records)
+        noted = proving.note_valid(record, selected, verdicts, records, proven)
         if noted:
             stderr.print(f"recorded {len(noted)} valid task(s) in {record}", highlight=False)
+    edited = [t.id for t in selected if proving.digest(t) != proven[t.id]]
+    if (write_record or not no_record) and edited:
+        stderr.print(
+            f"not recorded, their files changed during the run: {', '.join(edited)}",
+            highlight=False,
+        )
     if not emit(verdicts, output):
         for v in verdicts:
             mark = "[green]valid[/]" if v["valid"] else "[red]NOT VALID[/]"

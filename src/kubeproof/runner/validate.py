@@ -244,7 +244,11 @@ def git_commit() -> tuple[str | None, bool | None]:
     return commit, (bool(git("status", "--porcelain", "--", ".")) if commit else None)
 
 
-def _entries(tasks: list[Task], records: list[dict], how: str) -> dict[str, dict]:
+def _entries(
+    tasks: list[Task], records: list[dict], how: str, proven: dict[str, str]
+) -> dict[str, dict]:
+    """Record entries for the tasks whose files are still those proven (`proven`: each
+    task's digest when its run began); a task edited during the run is left out."""
     commit, dirty = git_commit()
     now = datetime.now(UTC).isoformat(timespec="seconds")
     seconds: dict[str, float] = {}
@@ -252,7 +256,7 @@ def _entries(tasks: list[Task], records: list[dict], how: str) -> dict[str, dict
         seconds[r["task"]] = seconds.get(r["task"], 0.0) + r.get("timings", {}).get("total", 0)
     return {
         t.id: {
-            "hash": digest(t),
+            "hash": proven[t.id],
             "validated_at": now,
             "commit": commit,
             "code_differs_from_commit": dirty,
@@ -263,6 +267,7 @@ def _entries(tasks: list[Task], records: list[dict], how: str) -> dict[str, dict
             "trial_seconds": round(seconds.get(t.id, 0.0), 1),
         }
         for t in sorted(tasks, key=lambda t: t.id)
+        if digest(t) == proven.get(t.id)
     }
 
 
@@ -277,7 +282,7 @@ def _totals(entries: dict[str, dict]) -> dict:
 
 
 def note_valid(
-    path: Path, tasks: list[Task], verdicts: list[dict], records: list[dict]
+    path: Path, tasks: list[Task], verdicts: list[dict], records: list[dict], proven: dict[str, str]
 ) -> list[str]:
     """Record each library task that just proved valid (its hash, commit and counts), so
     the record always says which content of each task was last proven; tasks outside the
@@ -290,7 +295,9 @@ def note_valid(
     mine = [t for t in tasks if t.id in valid and t.root.resolve().is_relative_to(library)]
     if not mine:
         return []
-    entries = _entries(mine, records, "task")
+    entries = _entries(mine, records, "task", proven)
+    if not entries:
+        return []
     with open(path.with_suffix(".lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         data = read_record(path)
@@ -304,14 +311,19 @@ def note_valid(
 
 
 def record_of(
-    tasks: list[Task], verdicts: list[dict], records: list[dict], jobs: int, wall: float
+    tasks: list[Task],
+    verdicts: list[dict],
+    records: list[dict],
+    jobs: int,
+    wall: float,
+    proven: dict[str, str],
 ) -> dict:
     """What a full validation in which every task proved valid writes to the record."""
     commit, dirty = git_commit()
     now = datetime.now(UTC).isoformat(timespec="seconds")
     if not all(v["valid"] for v in verdicts):
         raise KubeproofError("only a library in which every task proved valid is recorded")
-    entries = _entries(tasks, records, "full")
+    entries = _entries(tasks, records, "full", proven)
     return {
         "validated_at": now,
         "commit": commit,
