@@ -3,4 +3,4 @@ def broken(v):
     v.pods_ready("analytics", {"app": "dashboard"}, 3)
     v.rollout_complete("analytics", "ingest")
     v.rollout_complete("analytics", "scheduler")
-    v.service_has_ready_endpoints("analytics", "ingest")
+    v.healthy("analytics", "ingest")
