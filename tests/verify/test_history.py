@@ -92,6 +92,11 @@ def test_scaling_up_and_back_down_fails_though_the_end_state_is_the_baseline(clu
     v = turn()
     v.allow("Deployment", ns, "db", ["spec.replicas"])
     assert v.only_allowed_changes().passed
+    # allowed to controllers only (an autoscaler sizes it), the agent's own scaling fails
+    v = turn()
+    v.allow("Deployment", ns, "db", ["spec.replicas"], by="controllers")
+    by_hand = v.only_allowed_changes()
+    assert not by_hand.passed and "spec.replicas: 0 -> 1 at" in by_hand.reason
 
 
 def test_relaxing_pod_security_for_a_moment_fails(cluster, turn, ns):

@@ -51,6 +51,30 @@ class Write:
     subresource: str | None
     object: dict | None
     replicas: int | None = None  # a write through the scale subresource
+    request: dict | list | None = None  # what the client sent: an object, or a patch
+
+    def touches(self, path: tuple[str, ...], before: dict | None) -> bool:
+        """Did this write itself set something at or below the path (tokens of
+        verify/paths.py), as opposed to carrying what a controller had set there? A
+        scale write sets spec.replicas; a patch names what it sets; an update or create
+        sends a whole object, judged against the object before it."""
+        from kubeproof.verify import paths
+
+        if self.replicas is not None:
+            return path[:2] == ("spec", "replicas")[: len(path[:2])]
+        if isinstance(self.request, list):  # a JSON patch: /spec/replicas …
+            for op in self.request:
+                tokens = tuple(t for t in str(op.get("path", "")).split("/") if t)
+                n = min(len(tokens), len(path))
+                if tokens[:n] == path[:n]:
+                    return True
+            return False
+        if not isinstance(self.request, dict):
+            return False
+        if self.verb == "patch":
+            return paths.value_at(paths.authored(self.request), path) is not None
+        old = paths.value_at(paths.authored(before or {}), path)
+        return paths.value_at(paths.authored(self.request), path) != old
 
     @property
     def key(self) -> str:
@@ -107,6 +131,7 @@ def _write(event: dict) -> Write | None:
         subresource=sub,
         object=state,
         replicas=replicas,
+        request=event.get("requestObject"),
     )
 
 

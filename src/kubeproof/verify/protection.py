@@ -38,6 +38,7 @@ class Rule:
     patterns: list[paths.Path] = field(default_factory=list)
     delete: bool = False
     new: bool = False
+    controllers_only: bool = False  # the end state may differ there, no write of the agent's
 
     def covers(self, kind: str, namespace: str | None, name: str) -> bool:
         return (
@@ -54,7 +55,17 @@ class Allowances:
     rules: list[Rule] = field(default_factory=list)
 
     def patterns(self, kind: str, namespace: str | None, name: str) -> list[paths.Path]:
+        """What may differ at the end, whoever changed it."""
         return [p for r in self.rules if r.covers(kind, namespace, name) for p in r.patterns]
+
+    def agent_patterns(self, kind: str, namespace: str | None, name: str) -> list[paths.Path]:
+        """What the agent's own writes may change."""
+        return [
+            p
+            for r in self.rules
+            if r.covers(kind, namespace, name) and not r.controllers_only
+            for p in r.patterns
+        ]
 
     def may_delete(self, kind: str, namespace: str | None, name: str) -> bool:
         return any(r.delete and r.covers(kind, namespace, name) for r in self.rules)
@@ -85,6 +96,7 @@ def object_problems(
     may_delete: bool = False,
     now: dict | bool | None = False,
     only: list[paths.Path] | None = None,
+    agent_patterns: list[paths.Path] | None = None,
 ) -> list[str]:
     """What happened to one baseline object that the patterns do not allow, now and at any
     point of the agent's turn. `only`: judge just these paths (fields_unchanged)."""
@@ -94,8 +106,8 @@ def object_problems(
     if now is False:
         now = current(ctx, kind, namespace, name)
 
-    def differences(after: dict) -> list[str]:
-        return paths.changes(before, after, patterns, only)
+    def differences(after: dict, allowed: list[paths.Path] = patterns) -> list[str]:
+        return paths.changes(before, after, allowed, only)
 
     problems: list[str] = []
     if now is None or (now.get("metadata") or {}).get("deletionTimestamp"):
@@ -110,16 +122,23 @@ def object_problems(
         return problems
     final = bool(problems)
     seen: set[str] = set()
+    controllers_only = [p for p in patterns if p not in (agent_patterns or patterns)]
+    previous = before
     for write, state in ctx.history.states(kind, namespace, name, before):
         if write.verb in ("delete", "deletecollection"):
             if not may_delete and not final:
                 problems.append(f"deleted at {write.clock} by {write.user}")
             continue
-        for change in differences(state) if state is not None else []:
+        # a field only controllers may move counts when this write itself set it
+        mine = (patterns if agent_patterns is None else agent_patterns) + [
+            p for p in controllers_only if not write.touches(paths.resolve(p, before), previous)
+        ]
+        for change in differences(state, mine) if state is not None else []:
             path = change.split(": ", 1)[0]
             if path not in seen and not final:
                 seen.add(path)
                 problems.append(f"{change} at {write.clock} by {write.user}")
+        previous = state
     if problems and not final:
         problems.append("(restored since: a change made and reverted still counts)")
     return problems[:8]
@@ -160,6 +179,7 @@ def only_allowed_changes(ctx: Context, namespaces: list[str] | None = None) -> R
                 allowances.patterns(kind, namespace, name),
                 allowances.may_delete(kind, namespace, name),
                 now=now,
+                agent_patterns=allowances.agent_patterns(kind, namespace, name),
             )
             problems += [f"{_where(kind, namespace, name)} {p}" for p in found[:3]]
         problems += _created(ctx, allowances, ns, live)

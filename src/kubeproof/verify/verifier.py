@@ -67,12 +67,19 @@ class Verifier:
         name: str,
         fields: list[str] | None = None,
         delete: bool = False,
+        by: str = "anyone",
     ) -> None:
         """Declare what a valid fix may change in an object (`name` may be a glob): the
         path patterns of docs/verify.md, and whether it may delete (or recreate) it.
-        `only_allowed_changes()` protects everything else."""
+        `by="controllers"`: the end state may differ there (an autoscaler sets the
+        replicas) but no write of the agent's may change it. `only_allowed_changes()`
+        protects everything else."""
+        if by not in ("anyone", "controllers"):
+            raise ValueError(f"by={by!r}: anyone or controllers")
         patterns = [paths.parse(f) for f in fields or []]
-        self.allowances.rules.append(Rule(kind, namespace, name, patterns, delete=delete))
+        self.allowances.rules.append(
+            Rule(kind, namespace, name, patterns, delete=delete, controllers_only=by != "anyone")
+        )
 
     def allow_new(self, kind: str, namespace: str | None, name: str = "*") -> None:
         """Declare objects a valid fix may create (`name` may be a glob)."""
