@@ -37,9 +37,9 @@ lint: venv
 	$(BIN)/ruff format --check src tests benchmarks
 
 # pytest exits 5 when it collected no tests: a failure like any other non-zero status,
-# named so that a CI log says why
+# named so that a CI log says why. --durations: the slowest tests, for CI's time budget.
 test: setup lint $(VENV)/.local-model
-	@status=0; $(BIN)/pytest || status=$$?; \
+	@status=0; $(BIN)/pytest --durations=15 || status=$$?; \
 	if [ $$status -eq 5 ]; then echo "make test: pytest collected no tests" >&2; fi; \
 	exit $$status
 
