@@ -153,11 +153,12 @@ a named contract or safety rule, every alternative (tests/alternatives/*.sh, ano
 fix) scores 1, and a second round gives the same verdicts. Exits 1 if any task is not valid.
 
 Which tasks: those named; `--all` (the whole library; `make validate` runs it with
-`--write-record`); `--changed`, those whose files differ from the record of the last full
-validation (tasks/VALIDATED.json); `--sample N`, N more stratified by area and rotating with
-`--seed`. Nothing named and no flag means every task. `--max-trials` caps a run: sampled
-tasks are dropped to fit, and if the named and changed tasks alone do not fit the command
-fails before starting a cluster (run `make validate` and commit the record)."""
+`--write-record`); `--changed`, those whose files differ from what tasks/VALIDATED.json
+says was proven; `--sample N`, N more stratified by area and rotating with `--seed`.
+Nothing named and no flag means every task. `--max-trials` caps a run: sampled tasks are
+dropped to fit, and if the named and changed tasks alone do not fit the command fails
+before starting a cluster. Each library task that proves valid is noted in the record
+(unless --no-record), with the hash of the files its trials used: commit the record."""
 
 
 @app.command(help=VALIDATE_HELP)
@@ -181,7 +182,7 @@ def validate(
         None, "--max-trials", min=1, help="Most trials to run; see above for what happens."
     ),
     record: Path = typer.Option(
-        proving.RECORD, "--record", help="The record of the last full validation."
+        proving.RECORD, "--record", help="The record of what was proven, per task."
     ),
     write_record: bool = typer.Option(
         False, "--write-record", help="With --all: write the record if every task is valid."
@@ -295,7 +296,8 @@ def _choose(
             f"{counts['changed']} task(s) changed since {record}"
             + (f" and {counts['named']} named" if counts["named"] else "")
             + f" need {needed} trials, more than --max-trials {max_trials}",
-            hint=f"validate the whole library with `make validate` and commit {record}",
+            hint=f"validate them (`kubeproof tasks validate --changed`, which records each "
+            f"task that proves valid) or the whole library (`make validate`), and commit {record}",
         )
     if sample:
         ids = {t.id for t in required}

@@ -155,7 +155,7 @@ def judge(task: Task, records: list[dict]) -> dict:
     }
 
 
-# -- the record of the last full validation, and choosing what to validate ----------------
+# -- the record of what was proven, and choosing what to validate -------------------------
 
 
 def digest(task: Task) -> str:
@@ -171,7 +171,7 @@ def digest(task: Task) -> str:
 
 
 def read_record(path: Path = RECORD) -> dict:
-    """The record of the last full validation ({} if there is none)."""
+    """The record of what was proven ({} if there is none)."""
     if not path.is_file():
         return {}
     try:
