@@ -3,4 +3,5 @@ def broken(v):
     v.pods_ready("catalog", {"app": "catalog"}, 2)
     v.pods_in_state("catalog", {"app": "catalog"}, "NotReady")
     v.not_(v.rollout_complete("catalog", "catalog"))
-    v.rollout_complete("catalog", "search")
+    v.service_has_ready_endpoints("catalog", "catalog", minimum=2)
+    v.healthy("catalog", "search")
