@@ -17,6 +17,10 @@ def verify(v):
         f"{SIDECAR}.ports[name=metrics].hostIP",
         "spec.template.spec.securityContext",
     ])
+    # a rollout paused while the sidecar is edited and resumed once is a way to release;
+    # a Deployment left paused is not released
+    v.allow("Deployment", NS, "collector", ["spec.paused"])
+    v.field_absent("Deployment", NS, "collector", "spec.paused")
     v.only_allowed_changes()
     v.ownership_chain(NS, "collector")
     v.no_bare_pods(NS)
