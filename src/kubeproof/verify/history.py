@@ -142,6 +142,7 @@ class History:
         self.audit_log = audit_log
         self.offset = offset
         self._writes: list[Write] = []
+        self.memo: dict = {}  # what contracts derived from a prefix of the writes
 
     def refresh(self) -> "History":
         if self.audit_log is None or not self.audit_log.exists():

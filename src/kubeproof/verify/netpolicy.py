@@ -237,8 +237,16 @@ def no_new_paths(
 
     now = matrix(now_objects, namespaces)
     found = {p.show(): "now" for p in beyond(now)}
-    for write, objects in _replayed(ctx, namespaces):
-        for p in beyond(matrix(objects, namespaces)):
+    for index, (write, objects) in enumerate(_replayed(ctx, namespaces)):
+        # the history only grows: each moment's matrix is computed once per trial
+        memo_key = ("no_new_paths", tuple(namespaces), index)
+        if ctx.history is not None and memo_key in ctx.history.memo:
+            moment = ctx.history.memo[memo_key]
+        else:
+            moment = matrix(objects, namespaces)
+            if ctx.history is not None:
+                ctx.history.memo[memo_key] = moment
+        for p in beyond(moment):
             found.setdefault(p.show(), f"after {write.describe()}")
     if found:
         shown = "; ".join(f"{p} ({when})" for p, when in list(found.items())[:6])
