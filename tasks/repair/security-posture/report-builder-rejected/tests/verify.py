@@ -14,6 +14,11 @@ def verify(v):
         "spec.template.spec.securityContext",
         "spec.template.spec.containers[name=builder].securityContext",
     ])
+    # a rollout paused while the pods are hardened and resumed once is a way to release;
+    # a Deployment left paused is not released
+    v.allow("Deployment", NS, "report-builder", [
+        "spec.paused", 'metadata.annotations["kubernetes.io/change-cause"]'])
+    v.field_absent("Deployment", NS, "report-builder", "spec.paused")
     v.only_allowed_changes()
     v.ownership_chain(NS, "report-builder")
     v.no_bare_pods(NS)
