@@ -12,5 +12,10 @@ def verify(v):
     v.field_is("Deployment", NS, "renderer", f"{RENDERER}.resources.requests.cpu", "500m",
                quantity=True)
     v.allow("Deployment", NS, "renderer", [f"{RENDERER}.resources.requests.cpu"])
+    # a rollout paused for the correction and resumed is a way to release; a Deployment
+    # left paused is not released
+    v.allow("Deployment", NS, "renderer", [
+        "spec.paused", 'metadata.annotations["kubernetes.io/change-cause"]'])
+    v.field_absent("Deployment", NS, "renderer", "spec.paused")
     v.only_allowed_changes()
     v.no_bare_pods(NS)
