@@ -1,5 +1,5 @@
 #!/bin/sh
-# kubectl replace of the whole Deployment, the sidecar written like ingest-api's
+# kubectl replace of the whole Deployment: the sidecar like ingest-api's, both containers hardened
 set -e
 cat <<'YAML' | kubectl -n ingest replace -f -
 apiVersion: apps/v1
@@ -28,7 +28,9 @@ spec:
         image: acme/collector:5.0
         ports: [{containerPort: 4317, name: otlp}]
         securityContext:
+          runAsNonRoot: true
           allowPrivilegeEscalation: false
           capabilities: {drop: [ALL]}
+          seccompProfile: {type: RuntimeDefault}
 YAML
 kubectl -n ingest rollout status deployment/collector --timeout=90s
