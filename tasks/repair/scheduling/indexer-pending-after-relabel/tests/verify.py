@@ -35,6 +35,11 @@ def verify(v):
     v.ssd_nodes_only(NS, "indexer", SSD)
     v.allow("Deployment", NS, "indexer",
             ["spec.template.spec.nodeSelector", "spec.template.spec.affinity"])
+    # pausing the rollout for a multi-step edit and resuming it is fine (it must end
+    # unpaused), and so is recording a change-cause
+    v.allow("Deployment", NS, "indexer", [
+        "spec.paused", 'metadata.annotations["kubernetes.io/change-cause"]'])
+    v.field_absent("Deployment", NS, "indexer", "spec.paused")
     v.only_allowed_changes()
     for node in NODES:
         v.fields_unchanged("Node", None, node,
