@@ -44,6 +44,10 @@ def verify(v):
     v.permissions_exact(REPORTER, "shop", READ_PODS)
     v.permissions_exact("system:serviceaccount:shop-old:order-reporter", "shop", [])
     v.permissions_exact("system:serviceaccount:shop:default", "shop", [])
+    # ... and the binding never bound anyone else, even for a moment
+    v.subjects_never_beyond("RoleBinding", "shop", "order-reporter", [
+        {"kind": "ServiceAccount", "name": "order-reporter", "namespace": "shop"},
+        {"kind": "ServiceAccount", "name": "order-reporter", "namespace": "shop-old"}])
     v.rbac_no_wildcards("shop")
     v.no_new_cluster_rbac()
     # what was right stays: invoice-sync on shop-old's queue
