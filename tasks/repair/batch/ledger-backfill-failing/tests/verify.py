@@ -8,8 +8,8 @@ NS = "ledger"
 @contract
 def runs_as_the_nightly(ctx, namespace, job, cronjob):
     """The Job's pods run exactly what the CronJob's do: the same pod template spec (image,
-    command, arguments, environment by name and value in any order, mounts, restart policy),
-    compared by meaning."""
+    command, arguments, environment by name and value in any order, mounts, restart policy,
+    compared by meaning), and as many times as the nightly's Job runs (its completions)."""
     label = f"runs_as_the_nightly Job {namespace}/{job}"
     ran, problem = read_object(ctx, "Job", namespace, job)
     if ran is None:
@@ -23,6 +23,11 @@ def runs_as_the_nightly(ctx, namespace, job, cronjob):
             paths.authored({"spec": pod_spec(nightly)}), paths.authored({"spec": pod_spec(ran)})
         )
     ]
+    # and as many times: a Job asking for zero completions is Complete without running
+    want = ((nightly.get("spec") or {}).get("jobTemplate") or {}).get("spec") or {}
+    wanted, asked = want.get("completions", 1), (ran.get("spec") or {}).get("completions", 1)
+    if asked != wanted:
+        changed.append(f"spec.completions ({asked}, the nightly's {wanted})")
     return Result(
         label,
         not changed,
@@ -30,6 +35,16 @@ def runs_as_the_nightly(ctx, namespace, job, cronjob):
         if changed
         else f"runs the pod template of CronJob {cronjob}",
     )
+
+
+@contract(baseline=True)
+def no_pods_by_hand(ctx, namespace):
+    """No pod was created by hand in the namespace at any point of the agent's turn (one run
+    and deleted again counts): the export runs only in a Job, whose pods its controller makes."""
+    made = [w.describe() for w in (ctx.history.in_namespace(namespace) if ctx.history else [])
+            if w.kind == "Pod" and w.verb == "create" and not w.subresource]
+    return Result(f"no_pods_by_hand in {namespace}", not made,
+                  "; ".join(made[:3]) or "every pod was made by a controller")
 
 
 def verify(v):
@@ -43,3 +58,4 @@ def verify(v):
     v.allow("Job", NS, "ledger-backfill", ["**"], delete=True)
     v.only_allowed_changes()
     v.no_bare_pods(NS)
+    v.no_pods_by_hand(NS)
