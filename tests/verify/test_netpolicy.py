@@ -4,7 +4,8 @@ in any position, policy or selector form."""
 
 import copy
 
-from kubeproof.verify.netpolicy import EXTERNAL_IP, Path, matrix
+from kubeproof.verify import netpolicy
+from kubeproof.verify.netpolicy import EXTERNAL_IP, Path, matrix, workloads
 
 NS = "shop"
 
@@ -127,3 +128,40 @@ def test_egress_to_the_outside_is_judged_too():
     now = [*copy.deepcopy(BASE), everywhere]
     found = matrix(now, [NS]) - matrix(base, [NS])
     assert Path("shop/web", EXTERNAL_IP, 443, "TCP") in found
+
+
+def test_a_workload_nobody_could_reach_at_baseline_is_still_judged():
+    isolated = copy.deepcopy(BASE)
+    isolated[-1] = policy("db-ingress", [])  # nothing reaches the database at baseline
+    allow_all = copy.deepcopy(BASE)
+    allow_all[-1] = policy("db-ingress", [{}])
+    before, now = matrix(isolated, [NS]), matrix(allow_all, [NS])
+    pods = [o for o in allow_all if o["kind"] == "Pod"]
+    found = netpolicy.opened(before, now, workloads(isolated, [NS]), [], pods)
+    assert Path("shop/web", "shop/db", 5432, "TCP") in found
+    assert Path("kubeproof-outsider/outsider", "shop/db", 5432, "TCP") in found
+    wanted = netpolicy.opened(
+        before, now, workloads(isolated, [NS]), ["shop/* -> shop/app=db:*"], pods
+    )
+    assert {p.source.split("/")[0] for p in wanted} == {"kubeproof-outsider"}
+
+
+def test_a_rule_for_look_alike_pods_of_any_namespace_is_an_opening():
+    look_alikes = {
+        "from": [
+            {
+                "namespaceSelector": {},
+                "podSelector": {"matchLabels": {"app": "checkout"}},
+            }
+        ],
+        "ports": [{"port": 5432}],
+    }
+    found = netpolicy.opened(
+        matrix(BASE, [NS]),
+        matrix(with_policy(look_alikes, METRICS_RULE), [NS]),
+        workloads(BASE, [NS]),
+        ["shop/app=checkout -> shop/app=db:5432"],
+        [o for o in BASE if o["kind"] == "Pod"],
+    )
+    assert [p.target for p in found] == ["shop/db"]
+    assert found[0].source.startswith("kubeproof-outsider/outsider-")

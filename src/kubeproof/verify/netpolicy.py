@@ -22,7 +22,6 @@ from kubeproof.verify.registry import Context, contract
 from kubeproof.verify.result import Result
 
 OUTSIDER_NAMESPACE = "kubeproof-outsider"
-OUTSIDER_IP = "10.255.255.254"
 EXTERNAL_IP = "203.0.113.10"  # TEST-NET-3: an address outside the cluster
 
 
@@ -50,22 +49,43 @@ def _workload(pod: dict) -> str:
     return f"{ns}/{meta['name']}"
 
 
-def _outsider(ports: set[tuple[int, str]]) -> dict:
+def _outsiders(ports: set[tuple[int, str]], label_sets: list[dict]) -> list[dict]:
+    """Pods of another namespace: one with no labels, and one wearing each workload's
+    labels (a rule admitting `app: checkout` from any namespace opens a path to it)."""
+    found = []
+    for i, labels in enumerate([{}, *label_sets]):
+        found.append(
+            {
+                "apiVersion": "v1",
+                "kind": "Pod",
+                "metadata": {
+                    "name": "outsider" if i == 0 else f"outsider-{i}",
+                    "namespace": OUTSIDER_NAMESPACE,
+                    "labels": dict(labels),
+                },
+                "spec": {
+                    "containers": [
+                        {
+                            "name": "c",
+                            "ports": [
+                                {"containerPort": p, "protocol": proto}
+                                for p, proto in sorted(ports)
+                            ],
+                        }
+                    ]
+                },
+                "status": {"phase": "Running", "podIP": f"10.255.255.{254 - i % 250}"},
+            }
+        )
+    return found
+
+
+def workloads(objects: list[dict], namespaces: list[str]) -> set[str]:
+    """The workloads (pods grouped by owner) of the namespaces."""
     return {
-        "apiVersion": "v1",
-        "kind": "Pod",
-        "metadata": {"name": "outsider", "namespace": OUTSIDER_NAMESPACE, "labels": {}},
-        "spec": {
-            "containers": [
-                {
-                    "name": "c",
-                    "ports": [
-                        {"containerPort": p, "protocol": proto} for p, proto in sorted(ports)
-                    ],
-                }
-            ]
-        },
-        "status": {"phase": "Running", "podIP": OUTSIDER_IP},
+        _workload(o)
+        for o in objects
+        if o.get("kind") == "Pod" and o["metadata"].get("namespace") in namespaces
     }
 
 
@@ -93,11 +113,19 @@ def matrix(objects: list[dict], namespaces: list[str]) -> set[Path]:
             "labels": {"kubernetes.io/metadata.name": OUTSIDER_NAMESPACE},
         },
     }
+    label_sets: list[dict] = []
+    for p in pods:
+        labels = {
+            k: v for k, v in (p["metadata"].get("labels") or {}).items() if k != "pod-template-hash"
+        }
+        if labels and labels not in label_sets:
+            label_sets.append(labels)
+    outsiders = _outsiders(ports, label_sets)
     everything = [o for o in objects if o.get("kind") != "Pod"] + pods
-    everything += [outsider_ns, _outsider(ports)]
+    everything += [outsider_ns, *outsiders]
     world = Objects.build(everything)
     groups: dict[str, list[NetPod]] = {}
-    for p in [*pods, _outsider(ports)]:
+    for p in [*pods, *outsiders]:
         groups.setdefault(_workload(p), []).append(NetPod(p))
     declared = {
         g: {
@@ -133,6 +161,26 @@ def _allowed(world: Objects, src: NetPod, dst: NetPod, port: int, proto: str) ->
     if not egress.allowed:
         return False
     return policy.evaluate(world, "Ingress", dst, src, src_ip, port, proto, dst).allowed
+
+
+def opened(
+    before: set[Path], now: set[Path], known: set[str], allow: list[str], pods: list[dict]
+) -> list[Path]:
+    """Paths open now and closed before, beyond `allow`, between workloads that existed at
+    baseline (`known`; one that did not is judged by the contracts on objects), the
+    outsiders and the outside address."""
+
+    def counts(end: str) -> bool:
+        return end in known or end == EXTERNAL_IP or end.startswith(f"{OUTSIDER_NAMESPACE}/")
+
+    return sorted(
+        (
+            p
+            for p in now - before
+            if not _permitted(p, allow, pods) and counts(p.source) and counts(p.target)
+        ),
+        key=lambda p: p.show(),
+    )
 
 
 def _objects(ctx: Context, namespaces: list[str]) -> list[dict]:
@@ -219,21 +267,10 @@ def no_new_paths(
     now_objects = _objects(ctx, namespaces)
     base_objects = _baseline_objects(ctx, namespaces)
     before = matrix(base_objects, namespaces)
-    known = {p.source for p in before} | {p.target for p in before}
     pods = [o for o in now_objects if o.get("kind") == "Pod"]
 
     def beyond(paths: set[Path]) -> list[Path]:
-        # a workload that did not exist at baseline is judged by the contracts on objects
-        return sorted(
-            (
-                p
-                for p in paths - before
-                if not _permitted(p, allow or [], pods)
-                and (p.source in known or p.source.endswith("/outsider"))
-                and (p.target in known or p.target == EXTERNAL_IP)
-            ),
-            key=lambda p: p.show(),
-        )
+        return opened(before, paths, workloads(base_objects, namespaces), allow or [], pods)
 
     now = matrix(now_objects, namespaces)
     found = {p.show(): "now" for p in beyond(now)}
