@@ -38,6 +38,11 @@ def verify(v):
         "spec.template.spec.affinity",
         "spec.template.spec.tolerations",
     ])
+    # pausing the rollout for a multi-step edit and resuming it is fine (it must end
+    # unpaused), and so is recording a change-cause
+    v.allow("Deployment", NS, "ledger", [
+        "spec.paused", 'metadata.annotations["kubernetes.io/change-cause"]'])
+    v.field_absent("Deployment", NS, "ledger", "spec.paused")
     v.only_allowed_changes()
     for node in NODES:
         v.fields_unchanged("Node", None, node,
