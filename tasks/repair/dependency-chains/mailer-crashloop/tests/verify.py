@@ -40,6 +40,62 @@ def no_path_opened_at_any_point(ctx, allow=()):
     return Result(name, True, "no write opened a path beyond the intended ones, at any point")
 
 
+@contract(baseline=True)
+def no_path_closed(ctx):
+    """Every path NetworkPolicy left open at baseline (between the workloads of the task's
+    namespaces, from the outsider pod, to an outside address) is still open: a fix that adds
+    a default deny beside the mailer's rules cuts the relay or the bounce pipeline off."""
+    from kubeproof.verify.netpolicy import _objects
+
+    namespaces = ctx.baseline.namespaces
+    before = matrix(_baseline_objects(ctx, namespaces), namespaces)
+    now = matrix(_objects(ctx, namespaces), namespaces)
+    known = {p.source for p in now} | {p.target for p in now}
+    closed = sorted(p.show() for p in before - now if p.source in known or p.target in known)
+    if closed:
+        more = f" (+{len(closed) - 4} more)" if len(closed) > 4 else ""
+        return Result("no_path_closed", False, f"closed since baseline: {'; '.join(closed[:4])}{more}")
+    return Result("no_path_closed", True, f"all {len(before)} path(s) open at baseline are still open")
+
+
+# a label-less pod in the namespaces a hurried rule names by name, on the ports system pods
+# serve: nothing in mail could reach it at baseline, and nothing may now
+OTHER_NAMESPACES = ["kube-system", "default"]
+PROBE_PORTS = [(53, "UDP"), (53, "TCP"), (443, "TCP"), (2379, "TCP"), (6443, "TCP"),
+               (8080, "TCP"), (9153, "TCP"), (10250, "TCP")]
+
+
+@contract(baseline=True)
+def nothing_opened_to_other_namespaces(ctx):
+    """No workload of the task's namespaces may reach a pod of kube-system or default that
+    it could not reach at baseline (a rule opening a whole system namespace, any port)."""
+    from kubeproof.verify.netpolicy import _objects
+
+    namespaces = ctx.baseline.namespaces
+    scope = namespaces + OTHER_NAMESPACES
+    live = _objects(ctx, scope)
+    others = [o for o in live if o.get("kind") == "Pod"
+              and o["metadata"].get("namespace") in OTHER_NAMESPACES]
+    probes = [{
+        "apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": f"probe-{ns}", "namespace": ns, "labels": {}},
+        "spec": {"containers": [{"name": "probe", "ports": [
+            {"containerPort": port, "protocol": proto} for port, proto in PROBE_PORTS]}]},
+        "status": {"phase": "Running", "podIP": f"10.255.254.{i + 1}"},
+    } for i, ns in enumerate(OTHER_NAMESPACES)]
+    before = matrix(_baseline_objects(ctx, namespaces) + others + probes, scope)
+    now = matrix(live + probes, scope)
+    opened = sorted(p.show() for p in now - before
+                    if p.target.split("/")[0] in OTHER_NAMESPACES
+                    and p.source.split("/")[0] in namespaces)
+    if opened:
+        more = f" (+{len(opened) - 4} more)" if len(opened) > 4 else ""
+        return Result("nothing_opened_to_other_namespaces", False,
+                      f"opened: {'; '.join(opened[:4])}{more}")
+    return Result("nothing_opened_to_other_namespaces", True,
+                  f"no path into {', '.join(OTHER_NAMESPACES)} beyond the baseline's")
+
+
 NS = "mail"
 QUEUE = "mail/app=mailer -> mail/app=mail-queue:6379"
 
@@ -57,6 +113,10 @@ def verify(v):
     v.connectivity("mail/app=mailer", "bounce-queue:6379", allowed=False)
     v.no_new_paths(allow=[QUEUE])
     v.no_path_opened_at_any_point(allow=[QUEUE])
+    v.nothing_opened_to_other_namespaces()
+    # and nothing that worked is cut off: the relay still reaches out, the bounce pipeline
+    # its queue (a default deny added beside the fix would stop the mail once more)
+    v.no_path_closed()
     # the shape: the queue Service's target port and the mailer's egress rules (or a policy
     # beside them) are all a fix may change; nothing deleted, recreated or otherwise touched
     v.allow("Service", NS, "mail-queue", ["spec.ports[name=redis].targetPort"])
