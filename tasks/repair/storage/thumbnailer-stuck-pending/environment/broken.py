@@ -1,5 +1,5 @@
 def broken(v):
     v.pods_in_state("media", {"app": "thumbnailer"}, "Unschedulable")
     v.pods_ready("media", {"app": "thumbnailer"}, 0)
-    v.field_equals("v1", "PersistentVolumeClaim", "uploads", "status.phase", "Bound",
-                   namespace="media")
+    v.field_equals("PersistentVolumeClaim", "media", "uploads", "status.phase", "Bound")
+    v.healthy("media", "gallery")

@@ -60,5 +60,10 @@ def verify(v):
         "spec.template.spec.volumes",
         "spec.template.spec.containers[name=web].volumeMounts",
     ])
+    # pausing the rollout for a multi-step edit and resuming it is fine (it must end
+    # unpaused), and so is recording a change-cause
+    v.allow("Deployment", NS, "thumbnailer", [
+        "spec.paused", 'metadata.annotations["kubernetes.io/change-cause"]'])
+    v.field_absent("Deployment", NS, "thumbnailer", "spec.paused")
     v.only_allowed_changes()
     v.no_bare_pods(NS)
