@@ -6,6 +6,7 @@ from pathlib import Path
 
 import typer
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -56,7 +57,7 @@ def run_plans(
             progress.console.print(
                 f"{mark} {p.name}: {record['verdict']} (score {record.get('score', 0)}, "
                 f"{seconds:.1f}s)"
-                + (f" — {record['reason']}" if record["verdict"] not in MARK else ""),
+                + (f" — {escape(record['reason'])}" if record["verdict"] not in MARK else ""),
                 highlight=False,
             )
             progress.advance(bar)

@@ -6,6 +6,7 @@ from collections import Counter
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from kubeproof.cli.output import Format, console, emit, err, stderr
@@ -258,7 +259,9 @@ def validate(
             console.print(f"{mark} {v['task']}")
             for p in v["proofs"]:
                 sign = "[green]✓[/]" if p["ok"] else "[red]✗[/]"
-                console.print(f"  {sign} {p['proof']}: {p['detail']}", highlight=False)
+                # reasons hold paths such as containers[name=api]: not rich markup
+                detail = escape(f"{p['proof']}: {p['detail']}")
+                console.print(f"  {sign} {detail}", highlight=False)
         console.print(f"run directory: {out} ({wall / 60:.1f} min)")
     if write_record:
         stderr.print(
