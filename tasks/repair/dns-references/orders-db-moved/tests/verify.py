@@ -32,6 +32,27 @@ def database_url_targets_primary(ctx):
     return Result(name, False, "no container named api")
 
 
+@contract(baseline=True)
+def env_names_unchanged(ctx):
+    """orders' api container ends up with the same environment variables, by name, as at
+    baseline: loading its URL through envFrom brings in nothing else."""
+    name = "env_names_unchanged shop/orders"
+    obj, problem = read_object(ctx, "Deployment", "shop", "orders")
+    before = ctx.baseline.get("Deployment", "shop", "orders")
+    if obj is None or before is None:
+        return Result(name, False, problem or "orders is not in the baseline")
+    objects = _Objects(ctx, "shop")
+
+    def names(deployment):
+        return {var for c in pod_spec(deployment).get("containers") or []
+                if c.get("name") == "api" for var in effective_env(c, objects)}
+
+    added, lost = names(obj) - names(before), names(before) - names(obj)
+    problems = ([f"adds {', '.join(sorted(added))}"] if added else []) + (
+        [f"loses {', '.join(sorted(lost))}"] if lost else [])
+    return Result(name, not problems, "; ".join(problems) or "the same variables as before")
+
+
 def verify(v):
     # the outcome: orders is up on the migrated primary
     v.rollout_complete("shop", "orders")
@@ -45,7 +66,11 @@ def verify(v):
     # ConfigMap of its own; no Service, Deployment or anything else added in shop, at any
     # point; data and the catalog untouched throughout
     v.allow("Deployment", "shop", "orders",
-            ["spec.template.spec.containers[name=api].env[name=DATABASE_URL]"])
+            ["spec.template.spec.containers[name=api].env[name=DATABASE_URL]",
+             # the URL may also be loaded whole from that ConfigMap (envFrom), so long as
+             # nothing but DATABASE_URL comes with it
+             "spec.template.spec.containers[name=api].envFrom"])
+    v.env_names_unchanged()
     v.allow_new("ConfigMap", "shop")
     v.only_allowed_changes()
     v.no_bare_pods("shop")
