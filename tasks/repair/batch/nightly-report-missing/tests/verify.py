@@ -8,8 +8,8 @@ NS = "reporting"
 @contract
 def runs_as_the_nightly(ctx, namespace, job, cronjob):
     """The Job's pods run exactly what the CronJob's do: the same pod template spec (image,
-    command, arguments, environment by name and value in any order, mounts, restart policy),
-    compared by meaning."""
+    command, arguments, environment by name and value in any order, mounts, restart policy,
+    compared by meaning), and as many times as the nightly's Job runs (its completions)."""
     label = f"runs_as_the_nightly Job {namespace}/{job}"
     ran, problem = read_object(ctx, "Job", namespace, job)
     if ran is None:
@@ -23,6 +23,11 @@ def runs_as_the_nightly(ctx, namespace, job, cronjob):
             paths.authored({"spec": pod_spec(nightly)}), paths.authored({"spec": pod_spec(ran)})
         )
     ]
+    # and as many times: a Job asking for zero completions is Complete without running
+    want = ((nightly.get("spec") or {}).get("jobTemplate") or {}).get("spec") or {}
+    wanted, asked = want.get("completions", 1), (ran.get("spec") or {}).get("completions", 1)
+    if asked != wanted:
+        changed.append(f"spec.completions ({asked}, the nightly's {wanted})")
     return Result(
         label,
         not changed,
