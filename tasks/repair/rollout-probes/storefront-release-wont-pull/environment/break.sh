@@ -1,4 +1,9 @@
-# the release: 4.3.0 with the banner on, but tagged the way git tags are named
+#!/bin/sh
+# the release goes out once 4.2.1 is serving: 4.3.0 with the banner on, but tagged the way
+# git tags are named
+set -e
+kubectl -n web rollout status deployment/storefront --timeout=100s
+kubectl apply -f - <<'YAML'
 apiVersion: apps/v1
 kind: Deployment
 metadata: {name: storefront, namespace: web, labels: {app: storefront}}
@@ -16,3 +21,4 @@ spec:
         readinessProbe:
           httpGet: {path: /healthz, port: http}
           periodSeconds: 2
+YAML
