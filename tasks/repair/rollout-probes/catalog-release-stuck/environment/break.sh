@@ -1,4 +1,9 @@
-# the release: new image and setting, and a probe path this nginx does not serve
+#!/bin/sh
+# the release goes out once 2026.10 is serving: new image and setting, and a probe path this
+# nginx does not serve
+set -e
+kubectl -n catalog rollout status deployment/catalog --timeout=100s
+kubectl apply -f - <<'YAML'
 apiVersion: apps/v1
 kind: Deployment
 metadata: {name: catalog, namespace: catalog, labels: {app: catalog}}
@@ -16,3 +21,4 @@ spec:
         readinessProbe:
           httpGet: {path: /health, port: http}
           periodSeconds: 2
+YAML
