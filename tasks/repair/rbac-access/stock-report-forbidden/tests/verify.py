@@ -8,7 +8,13 @@ SUBJECTS = {("ServiceAccount", "stock-reporter", "shop"), ("ServiceAccount", "st
 
 
 def _subject(s, binding_ns):
-    return (s.get("kind"), s.get("name"), s.get("namespace") or (binding_ns if s.get("kind") == "ServiceAccount" else ""))
+    """A subject as (kind, name, namespace); a User named after a ServiceAccount's username
+    is that ServiceAccount (the apiserver grants them the same)."""
+    kind, name = s.get("kind"), s.get("name") or ""
+    if kind == "User" and name.startswith("system:serviceaccount:") and name.count(":") == 3:
+        _, _, ns, sa = name.split(":")
+        return ("ServiceAccount", sa, ns)
+    return (kind, name, s.get("namespace") or (binding_ns if kind == "ServiceAccount" else ""))
 
 
 @contract(baseline=True)
