@@ -50,4 +50,8 @@ def verify(v):
     for node in [*POOL, "batch"]:
         v.fields_unchanged("Node", None, node, ["metadata.labels", "metadata.annotations",
                                                  "spec.unschedulable"])
+    # and the healthy nodes keep their taints: tainting the batch node is not a placement
+    # (the lost node's taints are the node controller's to change)
+    for node in [*UP, "batch"]:
+        v.fields_unchanged("Node", None, node, ["spec.taints"])
     v.no_bare_pods("telemetry")
