@@ -193,3 +193,16 @@ def test_a_secret_value_copied_anywhere_fails_even_if_removed_again(cluster, tur
     result = turn().secrets_not_copied(ns)
     assert not result.passed and "Secret creds key password in Deployment db" in result.reason
     assert "hunter2" not in result.reason
+
+
+def test_a_rollout_paused_for_the_edits_and_resumed_is_no_change(cluster, turn, ns):
+    cluster.kubectl("rollout", "pause", "deployment/db", "-n", ns)
+    cluster.kubectl("set", "env", "deployment/db", "-n", ns, "MODE=thawed")
+    cluster.kubectl("set", "env", "deployment/db", "-n", ns, "MODE=frozen")
+    cluster.kubectl("rollout", "resume", "deployment/db", "-n", ns)
+    v = turn()
+    v.allow("Deployment", ns, "db", ["spec.template.spec.containers[name=db].env"])
+    assert v.only_allowed_changes().passed
+    cluster.kubectl("rollout", "pause", "deployment/db", "-n", ns)
+    left_paused = turn().fields_unchanged("Deployment", ns, "db", ["spec.paused"])
+    assert not left_paused.passed and "spec.paused: <unset> -> True" in left_paused.reason

@@ -93,15 +93,21 @@ def service_has_ready_endpoints(
 
 @check
 def job_complete(ctx: Context, namespace: str, name: str) -> Result:
-    """The Job has condition Complete (a Failed one says why)."""
+    """The Job has condition Complete with at least one pod (and as many as its completions)
+    succeeded (a Failed one says why)."""
     check = f"job_complete {namespace}/{name}"
     try:
         job = ctx.client.get(Job, name, namespace=namespace)
     except ApiError as exc:
         return Result(check, False, f"job {namespace}/{name}: {exc.status.message}")
     conditions = {c.type: c for c in (job.status.conditions or []) if c.status == "True"}
+    succeeded = job.status.succeeded or 0
+    # a Job asking for zero completions is Complete without ever running a pod
+    want = max(1, job.spec.completions if job.spec.completions is not None else 1)
+    if "Complete" in conditions and succeeded < want:
+        return Result(check, False, f"complete with {succeeded} succeeded (want {want})")
     if "Complete" in conditions:
-        return Result(check, True, f"complete, {job.status.succeeded or 0} succeeded")
+        return Result(check, True, f"complete, {succeeded} succeeded")
     if "Failed" in conditions:
         return Result(check, False, f"failed: {conditions['Failed'].message or ''}".strip())
     return Result(

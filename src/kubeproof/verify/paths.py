@@ -197,6 +197,9 @@ def overlaps(path: Path, patterns: list[Path]) -> bool:
 
 
 ALWAYS = [parse(p) for p in ALWAYS_ALLOWED]
+# Allowed on the way, judged at the end: a rollout paused for the edits and resumed (a
+# Deployment left paused is still a change).
+ON_THE_WAY = [parse("spec.paused")]
 
 
 def _brief(value) -> str:

@@ -133,6 +133,7 @@ def object_problems(
         mine = (patterns if agent_patterns is None else agent_patterns) + [
             p for p in controllers_only if not write.touches(paths.resolve(p, before), previous)
         ]
+        mine = mine + paths.ON_THE_WAY
         for change in differences(state, mine) if state is not None else []:
             path = change.split(": ", 1)[0]
             if path not in seen and not final:
