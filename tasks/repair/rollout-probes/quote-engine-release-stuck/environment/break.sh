@@ -1,5 +1,9 @@
-# release 5.2: new rate tables, the port renamed to the mesh convention, a "faster"
-# start-up check -- and a readiness probe still naming the old port
+#!/bin/sh
+# release 5.2 goes out once 5.1 is serving: new rate tables, the port renamed to the mesh
+# convention, a "faster" start-up check -- and a readiness probe still naming the old port
+set -e
+kubectl -n quotes rollout status deployment/quote-engine --timeout=100s
+kubectl apply -f - <<'YAML'
 apiVersion: apps/v1
 kind: Deployment
 metadata: {name: quote-engine, namespace: quotes, labels: {app: quote-engine}}
@@ -23,3 +27,4 @@ spec:
         readinessProbe:
           httpGet: {path: /ready, port: http}
           periodSeconds: 2
+YAML
