@@ -1,4 +1,9 @@
-# the "hardening" change: a liveness probe, pointed at a port the API does not listen on
+#!/bin/sh
+# the "hardening" change goes out once the API is serving: a liveness probe, pointed at a
+# port the API does not listen on
+set -e
+kubectl -n pricing rollout status deployment/pricing-api --timeout=100s
+kubectl apply -f - <<'YAML'
 apiVersion: apps/v1
 kind: Deployment
 metadata: {name: pricing-api, namespace: pricing, labels: {app: pricing-api}}
@@ -22,3 +27,4 @@ spec:
           httpGet: {path: /healthz, port: 8081}
           periodSeconds: 2
           failureThreshold: 3
+YAML
