@@ -24,6 +24,7 @@ from kubeproof.errors import KubeproofError
 from kubeproof.runner.run import plan
 from kubeproof.runner.trial import TrialPlan
 from kubeproof.tasks import Task
+from kubeproof.verify.verifier import UNJUDGEABLE
 
 RECORD = Path("tasks/VALIDATED.json")
 ROUND_TWO = ("noop", "oracle")
@@ -99,6 +100,12 @@ def judge(task: Task, records: list[dict]) -> dict:
     for r in infra:
         if r["verdict"] == "error":
             proofs.append(_proof(f"{r['agent']} #{r['repeat']} ran", False, r["reason"]))
+    for r in mine:  # a proof by a verifier that crashed proves nothing either way
+        tripped = [x for x in r.get("results", []) if x["reason"].startswith(UNJUDGEABLE)]
+        if tripped:
+            proofs.append(
+                _proof(f"verifier judged {r['agent']} #{r['repeat']}", False, tripped[0]["reason"])
+            )
     oracle, noop = by.get(("oracle", 1)), by.get(("noop", 1))
 
     def ran(r: dict) -> bool:

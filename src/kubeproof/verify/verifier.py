@@ -13,22 +13,25 @@ import difflib
 import hashlib
 import importlib.util
 import time
+import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-from lightkube import Client
+import httpx
+from lightkube import ApiError, Client
 
 from kubeproof.errors import KubeproofError
 from kubeproof.verify import paths
 from kubeproof.verify.baseline import Baseline
 from kubeproof.verify.history import History
 from kubeproof.verify.protection import Allowances, Rule
-from kubeproof.verify.registry import Context, Entry, entry_of, load_builtins
+from kubeproof.verify.registry import Context, Entry, NeedsBaseline, entry_of, load_builtins
 from kubeproof.verify.result import Result
 
 REGISTRY: dict[str, Entry] = load_builtins()
 HELPERS = {"not_", "results", "client", "baseline", "history", "allow", "allow_new"}
 NAMES = sorted(REGISTRY) + sorted(HELPERS)
+UNJUDGEABLE = "could not judge: "
 
 
 class Verifier:
@@ -53,7 +56,12 @@ class Verifier:
             raise AttributeError(f"no check or contract named {name!r}")
 
         def call(*args, **kwargs) -> Result:
-            result = entry(self.context, *args, **kwargs)
+            try:
+                result = entry(self.context, *args, **kwargs)
+            except Exception as exc:
+                if harness_failure(exc):
+                    raise
+                result = unjudgeable(entry.name, entry.kind, exc)
             self.results.append(result)
             return result
 
@@ -94,6 +102,26 @@ class Verifier:
         return flipped
 
 
+def harness_failure(exc: BaseException) -> bool:
+    """Failures of the cluster or the harness (a trial `error`, retried), as opposed to
+    whatever an agent-written object makes a check trip over (the agent's failure)."""
+    if isinstance(exc, (KubeproofError, NeedsBaseline, httpx.TransportError, TimeoutError)):
+        return True
+    if isinstance(exc, ApiError):  # 5xx, throttling: the apiserver, not the object
+        return exc.status.code is None or exc.status.code >= 500 or exc.status.code == 429
+    return False
+
+
+def unjudgeable(name: str, kind: str, exc: BaseException) -> Result:
+    """An object the check cannot read is a failed check, never a retried `error`: an agent
+    must not be able to turn a bad trial into a fresh one by writing odd shapes. The
+    traceback goes into the reason's tail so the verifier log shows where it tripped."""
+    where = traceback.extract_tb(exc.__traceback__)[-1:] if exc.__traceback__ else []
+    at = f" at {Path(where[0].filename).name}:{where[0].lineno}" if where else ""
+    text = str(exc)[:300]
+    return Result(name, False, f"{UNJUDGEABLE}{type(exc).__name__}: {text}{at}", kind)
+
+
 def local_entries(fn: Callable) -> dict[str, Entry]:
     """Checks and contracts a task's verifier file defines with the decorators."""
     found = {}
@@ -127,7 +155,12 @@ def once(
     if history is not None:
         history.refresh()
     v = Verifier(client, baseline, history, local_entries(fn))
-    fn(v)
+    try:
+        fn(v)
+    except Exception as exc:  # the verifier's own code tripped over the agent's objects
+        if harness_failure(exc):
+            raise
+        v.results.append(unjudgeable(fn.__name__, "check", exc))
     if not v.results:
         raise KubeproofError(f"{fn.__code__.co_filename}: {fn.__name__}(v) checked nothing")
     return v.results
