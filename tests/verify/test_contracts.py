@@ -146,3 +146,60 @@ def test_pods_wearing_a_deployments_labels_must_be_its_own(cluster, baseline, ns
         "Deployment", ns, "api", "spec.template.spec.containers[0].readinessProbe", None
     )
     assert not demanded.passed and "is not set" in demanded.reason
+
+
+def test_permissions_exact_sees_grants_by_name(cluster, baseline, ns):
+    """A grant on one object by name answers no to a question about any name: the matrix
+    alone would call a user with a named Secret grant exact."""
+    user = "system:serviceaccount:" + ns + ":pricing"
+    client = cluster.client()
+    role = f"""
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {{name: pricing, namespace: {ns}}}
+rules:
+- {{apiGroups: [""], resources: [configmaps], resourceNames: [rules-2026], verbs: [get]}}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {{name: pricing, namespace: {ns}}}
+roleRef: {{apiGroup: rbac.authorization.k8s.io, kind: Role, name: pricing}}
+subjects: [{{kind: ServiceAccount, name: pricing, namespace: {ns}}}]
+"""
+    cluster.kubectl("apply", "-f", "-", input=role)
+    v = Verifier(client, baseline)
+    assert v.permissions_exact(user, ns, ["get configmaps rules-2026"]).passed
+    lacking = v.permissions_exact(user, ns, ["get configmaps rules-2027"])
+    assert not lacking.passed and "may not get configmaps rules-2027" in lacking.reason
+    assert "may also get configmaps rules-2026" in lacking.reason
+    # one more object by name, through a second role: not exact, unless optional
+    cluster.kubectl(
+        "create",
+        "role",
+        "extra",
+        "-n",
+        ns,
+        "--verb=get",
+        "--resource=secrets",
+        "--resource-name=db-password",
+    )
+    cluster.kubectl(
+        "create",
+        "rolebinding",
+        "extra",
+        "-n",
+        ns,
+        "--role=extra",
+        f"--serviceaccount={ns}:pricing",
+    )
+    extra = Verifier(client, baseline).permissions_exact(user, ns, ["get configmaps rules-2026"])
+    assert not extra.passed and "may also get secrets db-password" in extra.reason
+    either = Verifier(client, baseline).permissions_exact(
+        user, ns, ["get configmaps rules-2026"], optional=["get secrets db-password"]
+    )
+    assert either.passed, either.reason
+    # a grant for any name covers each name
+    wide = Verifier(client, baseline).permissions_exact(
+        user, ns, ["get configmaps rules-2026", "get secrets"]
+    )
+    assert not wide.passed and "may not get secrets" in wide.reason

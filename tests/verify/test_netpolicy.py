@@ -143,7 +143,12 @@ def test_a_workload_nobody_could_reach_at_baseline_is_still_judged():
     wanted = netpolicy.opened(
         before, now, workloads(isolated, [NS]), ["shop/* -> shop/app=db:*"], pods
     )
-    assert {p.source.split("/")[0] for p in wanted} == {"kubeproof-outsider"}
+    # what is left is from beyond the namespace: outsiders and the system namespaces' probes
+    assert {p.source.split("/")[0] for p in wanted} == {
+        "kubeproof-outsider",
+        "kube-system",
+        "default",
+    }
 
 
 def test_a_rule_for_look_alike_pods_of_any_namespace_is_an_opening():
@@ -165,3 +170,90 @@ def test_a_rule_for_look_alike_pods_of_any_namespace_is_an_opening():
     )
     assert [p.target for p in found] == ["shop/db"]
     assert found[0].source.startswith("kubeproof-outsider/outsider-")
+
+
+def egress(name, selector, rules):
+    return {
+        "kind": "NetworkPolicy",
+        "metadata": {"name": name, "namespace": NS},
+        "spec": {"podSelector": selector, "policyTypes": ["Egress"], "egress": rules},
+    }
+
+
+TO_DB = {"to": [{"podSelector": {"matchLabels": {"app": "db"}}}], "ports": [{"port": 5432}]}
+KUBE_SYSTEM = {"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "kube-system"}}}
+DNS_PORTS = [{"port": 53, "protocol": "UDP"}, {"port": 53, "protocol": "TCP"}]
+DNS_ALLOWED = ["shop/app=checkout -> *:53"]
+# checkout may reach only its database: its name lookups fail (the broken state)
+LOCKED = [
+    *copy.deepcopy(BASE),
+    egress("checkout-egress", {"matchLabels": {"app": "checkout"}}, [TO_DB]),
+]
+
+
+def opened_by(rule, allow=DNS_ALLOWED):
+    now = copy.deepcopy(LOCKED)
+    now[-1]["spec"]["egress"].append(rule)
+    pods = [o for o in now if o["kind"] == "Pod"]
+    return netpolicy.opened(
+        matrix(LOCKED, [NS]), matrix(now, [NS]), workloads(LOCKED, [NS]), allow, pods
+    )
+
+
+def test_dns_to_the_cluster_dns_opens_nothing_beyond_port_53():
+    precise = {
+        "to": [{**KUBE_SYSTEM, "podSelector": {"matchLabels": {"k8s-app": "kube-dns"}}}],
+        "ports": DNS_PORTS,
+    }
+    assert opened_by(precise) == []
+    assert {p.show() for p in opened_by(precise, allow=[])} == {
+        "shop/checkout -> kube-system/coredns:53/UDP",
+        "shop/checkout -> kube-system/coredns:53/TCP",
+    }
+    # the namespace alone on port 53, or port 53 anywhere: only DNS opens
+    assert opened_by({"to": [KUBE_SYSTEM], "ports": DNS_PORTS}) == []
+    assert opened_by({"ports": DNS_PORTS}) == []
+
+
+def test_opening_all_of_kube_system_is_caught():
+    found = {p.show() for p in opened_by({"to": [KUBE_SYSTEM]})}
+    assert "shop/checkout -> kube-system/coredns:9153/TCP" in found
+    assert "shop/checkout -> kube-system/kubeproof-probe:6443/TCP" in found
+    assert not any(p.endswith(":53/UDP") for p in found)
+
+
+def test_a_default_deny_beside_the_fix_closes_what_worked():
+    deny = egress("default-deny-egress", {}, [])
+    now = [*copy.deepcopy(LOCKED), deny]
+    now[-2]["spec"]["egress"].append({"ports": DNS_PORTS})
+    pods = [o for o in LOCKED if o["kind"] == "Pod"]
+    known = workloads(LOCKED, [NS])
+    lost = {
+        p.show() for p in netpolicy.closed(matrix(LOCKED, [NS]), matrix(now, [NS]), known, [], pods)
+    }
+    assert "shop/web -> kube-system/coredns:53/UDP" in lost
+    assert f"shop/web -> {EXTERNAL_IP}:443/TCP" in lost
+    assert "shop/web -> shop/db:5432/TCP" not in lost  # the db's ingress never let web in
+    assert not any(p.startswith("shop/checkout") for p in lost)  # was locked already
+    assert not any("outsider" in p or "probe" in p for p in lost)
+    # the fix alone closes nothing
+    fixed = copy.deepcopy(LOCKED)
+    fixed[-1]["spec"]["egress"].append({"ports": DNS_PORTS})
+    assert netpolicy.closed(matrix(LOCKED, [NS]), matrix(fixed, [NS]), known, [], pods) == []
+
+
+def test_a_rule_rewritten_for_one_client_closes_the_others():
+    rewritten = copy.deepcopy(BASE)
+    rewritten[-1] = policy("db-ingress", [CHECKOUT_RULE])  # the metrics rule dropped
+    pods = [o for o in BASE if o["kind"] == "Pod"]
+    lost = netpolicy.closed(
+        matrix(BASE, [NS]), matrix(rewritten, [NS]), workloads(BASE, [NS]), [], pods
+    )
+    assert [p.show() for p in lost] == ["shop/metrics -> shop/db:9187/TCP"]
+    allowed = ["shop/app=metrics -> shop/app=db:9187"]
+    assert (
+        netpolicy.closed(
+            matrix(BASE, [NS]), matrix(rewritten, [NS]), workloads(BASE, [NS]), allowed, pods
+        )
+        == []
+    )

@@ -17,6 +17,9 @@ DNS_POD = {
                 "ports": [
                     {"name": "dns", "containerPort": 53, "protocol": "UDP"},
                     {"name": "dns-tcp", "containerPort": 53, "protocol": "TCP"},
+                    # the ports of kubeadm's CoreDNS Deployment (cmd/kubeadm/app/phases/
+                    # addons/dns/manifests.go): DNS and the Prometheus metrics endpoint
+                    {"name": "metrics", "containerPort": 9153, "protocol": "TCP"},
                 ],
             }
         ]

@@ -2,10 +2,12 @@
 
 For every pair of workloads (pods grouped by their owner) and every port the destination
 declares, netsim says whether the policies let the source's egress out and the
-destination's ingress in. Two outsiders stand for what is not in the task: a pod in
-another namespace with no labels, and an address outside the cluster. Comparing the
-matrix now with the one at baseline shows every path a change opened, whatever rule
-order, selector form or number of policies produced it.
+destination's ingress in. Stand-ins for what is not in the task: pods of another
+namespace (one with no labels, one wearing each workload's labels), the cluster DNS and
+a label-less probe pod in each system namespace serving the ports system pods serve, and
+an address outside the cluster. Comparing the matrix now with the one at baseline shows
+every path a change opened or closed, whatever rule order, selector form or number of
+policies produced it.
 """
 
 import zlib
@@ -15,7 +17,7 @@ from lightkube.resources.core_v1 import Namespace, Pod
 from lightkube.resources.networking_v1 import NetworkPolicy
 
 from kubeproof.netsim import policy
-from kubeproof.netsim.objects import Objects
+from kubeproof.netsim.objects import DNS_POD, Objects
 from kubeproof.netsim.objects import Pod as NetPod
 from kubeproof.netsim.selectors import matches
 from kubeproof.verify.registry import Context, contract
@@ -23,6 +25,22 @@ from kubeproof.verify.result import Result
 
 OUTSIDER_NAMESPACE = "kubeproof-outsider"
 EXTERNAL_IP = "203.0.113.10"  # TEST-NET-3: an address outside the cluster
+# A hurried rule names a system namespace ("DNS lives in kube-system: allow all of it");
+# a probe there serves what system pods serve (DNS, HTTPS, etcd, the apiserver, the
+# kubelet, metrics), so opening the whole namespace or every port shows.
+SYSTEM_NAMESPACES = ("kube-system", "default")
+PROBE = "kubeproof-probe"
+PROBE_PORTS = {
+    (53, "UDP"),
+    (53, "TCP"),
+    (443, "TCP"),
+    (2379, "TCP"),
+    (6443, "TCP"),
+    (8080, "TCP"),
+    (9153, "TCP"),
+    (10250, "TCP"),
+}
+DNS_GROUP = f"{DNS_POD['metadata']['namespace']}/{DNS_POD['metadata']['name']}"
 
 
 @dataclass(frozen=True)
@@ -49,35 +67,52 @@ def _workload(pod: dict) -> str:
     return f"{ns}/{meta['name']}"
 
 
+def _stand_in(name: str, namespace: str, labels: dict, ports: set, ip: str) -> dict:
+    return {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": name, "namespace": namespace, "labels": dict(labels)},
+        "spec": {
+            "containers": [
+                {
+                    "name": "c",
+                    "ports": [{"containerPort": p, "protocol": pr} for p, pr in sorted(ports)],
+                }
+            ]
+        },
+        "status": {"phase": "Running", "podIP": ip},
+    }
+
+
 def _outsiders(ports: set[tuple[int, str]], label_sets: list[dict]) -> list[dict]:
     """Pods of another namespace: one with no labels, and one wearing each workload's
     labels (a rule admitting `app: checkout` from any namespace opens a path to it)."""
-    found = []
-    for i, labels in enumerate([{}, *label_sets]):
-        found.append(
-            {
-                "apiVersion": "v1",
-                "kind": "Pod",
-                "metadata": {
-                    "name": "outsider" if i == 0 else f"outsider-{i}",
-                    "namespace": OUTSIDER_NAMESPACE,
-                    "labels": dict(labels),
-                },
-                "spec": {
-                    "containers": [
-                        {
-                            "name": "c",
-                            "ports": [
-                                {"containerPort": p, "protocol": proto}
-                                for p, proto in sorted(ports)
-                            ],
-                        }
-                    ]
-                },
-                "status": {"phase": "Running", "podIP": f"10.255.255.{254 - i % 250}"},
-            }
+    return [
+        _stand_in(
+            "outsider" if i == 0 else f"outsider-{i}",
+            OUTSIDER_NAMESPACE,
+            labels,
+            ports,
+            f"10.255.255.{254 - i % 250}",
         )
-    return found
+        for i, labels in enumerate([{}, *label_sets])
+    ]
+
+
+def system_groups(namespaces: list[str]) -> set[str]:
+    """The stand-ins of the system namespaces that are not the task's own."""
+    groups = {f"{ns}/{PROBE}" for ns in SYSTEM_NAMESPACES if ns not in namespaces}
+    if DNS_POD["metadata"]["namespace"] not in namespaces:
+        groups.add(DNS_GROUP)
+    return groups
+
+
+def _probes(ports: set[tuple[int, str]], namespaces: list[str]) -> list[dict]:
+    return [
+        _stand_in(PROBE, ns, {}, PROBE_PORTS | ports, f"10.255.254.{i + 1}")
+        for i, ns in enumerate(SYSTEM_NAMESPACES)
+        if ns not in namespaces
+    ]
 
 
 def workloads(objects: list[dict], namespaces: list[str]) -> set[str]:
@@ -120,13 +155,16 @@ def matrix(objects: list[dict], namespaces: list[str]) -> set[Path]:
         }
         if labels and labels not in label_sets:
             label_sets.append(labels)
-    outsiders = _outsiders(ports, label_sets)
+    outsiders = _outsiders(ports, label_sets) + _probes(ports, namespaces)
     everything = [o for o in objects if o.get("kind") != "Pod"] + pods
     everything += [outsider_ns, *outsiders]
     world = Objects.build(everything)
     groups: dict[str, list[NetPod]] = {}
     for p in [*pods, *outsiders]:
         groups.setdefault(_workload(p), []).append(NetPod(p))
+    dns = world.pods.get(DNS_GROUP)
+    if dns is not None and DNS_GROUP in system_groups(namespaces):
+        groups.setdefault(DNS_GROUP, [dns])
     declared = {
         g: {
             (int(port["containerPort"]), port.get("protocol", "TCP"))
@@ -168,10 +206,16 @@ def opened(
 ) -> list[Path]:
     """Paths open now and closed before, beyond `allow`, between workloads that existed at
     baseline (`known`; one that did not is judged by the contracts on objects), the
-    outsiders and the outside address."""
+    stand-ins and the outside address."""
+    system = {f"{ns}/{PROBE}" for ns in SYSTEM_NAMESPACES} | {DNS_GROUP}
 
     def counts(end: str) -> bool:
-        return end in known or end == EXTERNAL_IP or end.startswith(f"{OUTSIDER_NAMESPACE}/")
+        return (
+            end in known
+            or end in system
+            or end == EXTERNAL_IP
+            or end.startswith(f"{OUTSIDER_NAMESPACE}/")
+        )
 
     return sorted(
         (
@@ -294,3 +338,50 @@ def no_new_paths(
         True,
         f"{len(now)} allowed path(s); none opened beyond the intended, at any point",
     )
+
+
+def closed(
+    before: set[Path], now: set[Path], known: set[str], allow: list[str], pods: list[dict]
+) -> list[Path]:
+    """Paths open at baseline and closed now, beyond `allow`, between what the task's
+    workloads use: each other (as they were at baseline), the cluster DNS and the outside
+    address. Paths of the outsiders and probes are not counted: shutting out pods nobody
+    runs harms nothing."""
+
+    def counts(end: str) -> bool:
+        return end in known or end in (DNS_GROUP, EXTERNAL_IP)
+
+    return sorted(
+        (
+            p
+            for p in before - now
+            if not _permitted(p, allow, pods) and counts(p.source) and counts(p.target)
+        ),
+        key=lambda p: p.show(),
+    )
+
+
+@contract(baseline=True)
+def no_lost_paths(
+    ctx: Context, namespaces: list[str] | None = None, allow: list[str] | None = None
+) -> Result:
+    """Every network path NetworkPolicy left open at baseline between the task's workloads,
+    to the cluster DNS and to an outside address is still open when the agent is done,
+    except those in `allow` (same form as `no_new_paths`): a default deny added beside the
+    fix, or a rule rewritten to admit only the one client, cuts off what worked. Judged at
+    the end: a moment of over-tightening while policies are replaced is routine."""
+    namespaces = namespaces or ctx.baseline.namespaces
+    base_objects = _baseline_objects(ctx, namespaces)
+    now_objects = _objects(ctx, namespaces)
+    before = matrix(base_objects, namespaces)
+    now = matrix(now_objects, namespaces)
+    pods = [o for o in base_objects if o.get("kind") == "Pod"]
+    # a workload gone since (deleted, scaled to zero) is judged by the contracts on objects
+    both = workloads(base_objects, namespaces) & workloads(now_objects, namespaces)
+    lost = closed(before, now, both, allow or [], pods)
+    if lost:
+        shown = "; ".join(p.show() for p in lost[:6])
+        more = f" (+{len(lost) - 6} more)" if len(lost) > 6 else ""
+        return Result("no_lost_paths", False, f"closed since baseline: {shown}{more}")
+    kept = len(closed(before, set(), both, [], pods))
+    return Result("no_lost_paths", True, f"all {kept} path(s) open at baseline still open")

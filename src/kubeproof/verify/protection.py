@@ -122,7 +122,8 @@ def object_problems(
         return problems
     final = bool(problems)
     seen: set[str] = set()
-    controllers_only = [p for p in patterns if p not in (agent_patterns or patterns)]
+    mine_only = patterns if agent_patterns is None else agent_patterns
+    controllers_only = [p for p in patterns if p not in mine_only]
     previous = before
     for write, state in ctx.history.states(kind, namespace, name, before):
         if write.verb in ("delete", "deletecollection"):

@@ -106,6 +106,7 @@ def entry_of(fn: object) -> Entry | None:
 def load_builtins() -> dict[str, Entry]:
     """Import every module that registers built-ins, then the registry."""
     from kubeproof.verify import (  # noqa: F401
+        batch,
         checks,
         contracts,
         netpolicy,
