@@ -139,3 +139,25 @@ def test_placement_by_node_set_not_spelling(v):
     bypass = v.placement("Deployment", NS, "config", ["node-1"])
     assert not bypass.passed and "tolerates every taint" in bypass.reason
     assert not v.placement("Deployment", NS, "literal", ["node-1", "node-2"]).passed
+
+
+def test_placement_at_baseline_judges_the_nodes_as_they_were(sim, v):
+    """Relabelling a node so the selector fits does not make the placement right: the
+    template is judged against the nodes of the baseline."""
+    from kubeproof.verify.baseline import Baseline
+
+    client = sim.client()
+    baseline = Baseline.capture(client, [NS])
+    at = Verifier(client, baseline)
+    assert at.placement_at_baseline("Deployment", NS, "literal", ["node-1"]).passed
+    sim.kubectl("label", "node", "node-2", "pool=blue", "--overwrite")
+    try:
+        assert not Verifier(client).placement("Deployment", NS, "literal", ["node-1"]).passed
+        still = Verifier(client, baseline).placement_at_baseline(
+            "Deployment", NS, "literal", ["node-1"]
+        )
+        assert still.passed and still.kind == "contract", still.reason
+    finally:
+        sim.kubectl("label", "node", "node-2", "pool-")
+    bypass = at.placement_at_baseline("Deployment", NS, "config", ["node-1"])
+    assert not bypass.passed and "tolerates every taint" in bypass.reason
