@@ -12,6 +12,7 @@ def verify(v):
     v.connectivity("shop/app=storefront", "orders-db:5432", allowed=False)
     v.connectivity("shop/app=analytics", "orders-db:5432", allowed=False)
     v.no_new_paths(allow=[DB])
+    v.no_lost_paths()  # and nothing that worked cut off
     # the shape: the database policy's rules are all a fix may change; no policy added,
     # removed or recreated, the workloads, Services and disruption budgets as they were
     v.allow("NetworkPolicy", NS, "orders-db-ingress", ["spec.ingress"])

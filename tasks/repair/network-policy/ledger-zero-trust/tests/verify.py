@@ -14,6 +14,7 @@ def verify(v):
     v.connectivity("ledger/app=sandbox", "api:8080", allowed=False)
     v.connectivity("ledger/app=sandbox", "ledger-db:5432", allowed=False)
     v.no_new_paths(allow=INTENDED)
+    v.no_lost_paths()  # and nothing that worked cut off
     # the shape: the API's ingress and egress rules are all a fix may change; the other
     # policies (default-deny first) and the workloads as they were, nothing added
     v.allow("NetworkPolicy", NS, "api-ingress", ["spec.ingress"])
