@@ -2,7 +2,8 @@ from lightkube.resources.core_v1 import Node
 
 from kubeproof.verify import Result, contract
 from kubeproof.verify.checks import read_object
-from kubeproof.verify.workloads import eligible, pod_spec
+from kubeproof.verify.placement import eligible
+from kubeproof.verify.workloads import pod_spec
 
 POOL = ["ingest-1", "ingest-2", "ingest-3"]
 UP = ["ingest-2", "ingest-3"]

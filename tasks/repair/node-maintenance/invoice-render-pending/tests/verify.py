@@ -1,5 +1,5 @@
 from kubeproof.verify import Result, contract
-from kubeproof.verify.workloads import placement
+from kubeproof.verify.placement import placement
 
 GENERAL = ["general-1", "general-2"]
 
