@@ -37,7 +37,7 @@ class ScriptAgent:
 
     def act(self, session: Session) -> None:
         session.run(self.script.read_text())
-        if session.decision.outcome == "none":
+        if session.decision.outcome == "none" and not session.faults:
             session.run("submit")
 
 
@@ -71,7 +71,7 @@ class ReplayAgent:
     def act(self, session: Session) -> None:
         for command in self.commands:
             session.run(command)
-            if session.decision.outcome != "none":
+            if session.decision.outcome != "none" or session.faults:
                 return
         if session.decision.outcome == "none":
             session.run("submit")

@@ -18,6 +18,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from kubeproof import hostile
 from kubeproof.agents.kubectl_log import KubectlLog
 from kubeproof.agents.sandbox import HOME, Bind, truncate
 from kubeproof.agents.session import BudgetExhausted, Session, Step
@@ -60,7 +61,7 @@ class CLIAgent:
         c, box = self.config, session.sandbox
         kubectl = KubectlLog(self.log_dir or box.scratch.parent / "cli-log")
         sandbox = kubectl.install(box, session.max_steps)
-        (box.scratch / "instruction.md").write_text(session.instruction)
+        hostile.write(box.scratch, "instruction.md", session.instruction)
 
         command, binds = _mounts(c.command, c.mounts)
         mode = c.instruction
@@ -84,7 +85,8 @@ class CLIAgent:
             session,
             lambda: sandbox.run(command, timeout=limit, stdin=stdin, output_limit=TRANSCRIPT_LIMIT),
         )
-        session.transcript = [{"stdout": result.stdout, "stderr": result.stderr}]
+        scrub = session.scrubber.text
+        session.transcript = [{"stdout": scrub(result.stdout), "stderr": scrub(result.stderr)}]
         whole = Step(
             len(session.steps) + 1,
             c.command,

@@ -9,6 +9,7 @@ fails.
 """
 
 import copy
+import os
 import shlex
 import shutil
 import threading
@@ -17,7 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from kubeproof.agents.sandbox import Bind, Sandbox, truncate
+from kubeproof import hostile
+from kubeproof.agents.sandbox import OUTPUT_LIMIT, Bind, Sandbox, truncate
 from kubeproof.agents.session import Session, Step
 
 LOG_INSIDE = "/var/log/kubeproof"
@@ -63,21 +65,60 @@ class Call:
     seconds: float
 
 
-def read_call(d: Path, finished_only: bool = True) -> Call | None:
-    """One call directory; None while it is still running (or, when `finished_only` is
-    false, only if it was killed before it logged anything useful)."""
-    if finished_only and not (d / "rc").exists():
+ARGV_LIMIT = 4 * 1024 * 1024  # bytes of arguments (the kernel's own limit is near 2 MiB)
+STAMP_LIMIT = 64  # bytes of a time stamp or exit code
+
+
+def _clipped(calls: int, name: str) -> str:
+    """A captured output stream, cut as `truncate` cuts it, without reading more of a large
+    file than is kept."""
+    ends = hostile.read_ends(calls, name, OUTPUT_LIMIT)
+    if ends is None:
+        return ""
+    head, tail, size = ends
+    if not tail:
+        return truncate(head)[0]
+    return (
+        head.decode(errors="replace")
+        + f"\n... [{size - len(head) - len(tail)} bytes truncated] ...\n"
+        + tail.decode(errors="replace")
+    )
+
+
+def _number(calls: int, name: str, kind: type) -> float | int | None:
+    data = hostile.read_bytes(calls, name, STAMP_LIMIT)
+    if data is None:
         return None
     try:
-        argv = (d / "argv").read_bytes().split(b"\0")[:-1]
-        start = float((d / "start").read_text())
-        end = float((d / "end").read_text()) if (d / "end").exists() else start
-        rc = int((d / "rc").read_text()) if (d / "rc").exists() else -1
-    except (OSError, ValueError):
+        value = kind(data.decode("ascii").strip())
+    except (UnicodeDecodeError, ValueError):
+        if not data.strip():
+            return None  # the wrapper is still writing it
+        raise hostile.HostileInput(f"{name} is not a number: {data[:20]!r}") from None
+    if kind is float and not (0 < value < 1e11):  # a time stamp: finite, after 1970
+        raise hostile.HostileInput(f"{name} is not a time: {value!r}")
+    if kind is int and not (-1 <= value <= 255):
+        raise hostile.HostileInput(f"{name} is not an exit code: {value!r}")
+    return value
+
+
+def read_call(calls: int, name: str, finished_only: bool = True) -> Call | None:
+    """The call directory `name` under the calls directory (a descriptor); None while it is
+    still running (or, when `finished_only` is false, only if it was killed before it logged
+    anything useful). Everything in it is the agent's to forge: a call record that is not
+    what the wrapper writes raises HostileInput."""
+    rc = _number(calls, f"{name}/rc", int)
+    if finished_only and rc is None:
         return None
-    out = truncate((d / "out").read_bytes())[0] if (d / "out").exists() else ""
-    err = truncate((d / "err").read_bytes())[0] if (d / "err").exists() else ""
-    return Call([a.decode(errors="replace") for a in argv], rc, out, err, start, end - start)
+    argv = hostile.read_bytes(calls, f"{name}/argv", ARGV_LIMIT)
+    start = _number(calls, f"{name}/start", float)
+    if argv is None or start is None:
+        return None
+    end = _number(calls, f"{name}/end", float) or start
+    out = _clipped(calls, f"{name}/out")
+    err = _clipped(calls, f"{name}/err")
+    args = [a.decode(errors="replace") for a in argv.split(b"\0")[:-1]]
+    return Call(args, -1 if rc is None else rc, out, err, start, max(0.0, end - start))
 
 
 class KubectlLog:
@@ -103,11 +144,13 @@ class KubectlLog:
 
     @property
     def exhausted(self) -> bool:
-        return (self.log / "exhausted").exists()
+        return hostile.lexists(self.log, "exhausted")
 
     def record_while(self, session: Session, work: Callable[[], T]) -> T:
         """Run `work` (the agent program) on a thread; record each call as it ends, in the
-        order they end, and release the waiting wrapper. Calls cut short are recorded last."""
+        order they end, and release the waiting wrapper. Calls cut short are recorded last.
+        The call directory is the agent's to write: a call record it forged or planted
+        (a symlink, a FIFO, a number that is not one) is skipped and noted as its fault."""
         result: list = []
         failure: list[BaseException] = []
 
@@ -120,27 +163,61 @@ class KubectlLog:
         thread = threading.Thread(target=body, name="agent-program", daemon=True)
         thread.start()
         seen: set[str] = set()
-        while thread.is_alive():
-            self._record_finished(session, seen)
-            thread.join(POLL)
-        self._record_finished(session, seen)
-        left = [d for d in (self.log / "calls").iterdir() if d.name not in seen]
-        cut_short = [read_call(d, finished_only=False) for d in left]
-        for call in sorted((c for c in cut_short if c), key=lambda c: c.started):
-            self._record(session, call)
+        calls = os.open(self.log, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        try:
+            while thread.is_alive():
+                self._record_finished(session, calls, seen)
+                thread.join(POLL)
+            self._record_finished(session, calls, seen)
+            cut_short = []
+            for name in self._names(session, calls, seen):
+                seen.add(name)
+                if call := self._read(session, calls, name, finished_only=False):
+                    cut_short.append(call)
+            for call in sorted(cut_short, key=lambda c: c.started):
+                self._record(session, call)
+        finally:
+            os.close(calls)
         if failure:
             raise failure[0]
         return result[0]
 
-    def _record_finished(self, session: Session, seen: set[str]) -> None:
+    @staticmethod
+    def _names(session: Session, log: int, seen: set[str]) -> list[str]:
+        try:
+            return [
+                f"calls/{n}" for n in hostile.list_dir(log, "calls") if f"calls/{n}" not in seen
+            ]
+        except hostile.HostileInput as exc:
+            session.fault(f"the kubectl call log: {exc}")
+            return []
+
+    @staticmethod
+    def _read(session: Session, log: int, name: str, finished_only: bool = True) -> Call | None:
+        try:
+            return read_call(log, name, finished_only)
+        except hostile.HostileInput as exc:
+            session.fault(f"the kubectl call log: {exc}")
+            return None
+
+    def _record_finished(self, session: Session, log: int, seen: set[str]) -> None:
         finished = []
-        for d in (self.log / "calls").iterdir():
-            if d.name not in seen and (call := read_call(d)):
-                finished.append((call, d))
-        for call, d in sorted(finished, key=lambda x: x[0].started + x[0].seconds):
-            seen.add(d.name)
+        for name in self._names(session, log, seen):
+            try:
+                call = read_call(log, name)
+            except hostile.HostileInput as exc:
+                session.fault(f"the kubectl call log: {exc}")
+                seen.add(name)  # refused once, not again
+                continue
+            if call:
+                finished.append((call, name))
+        for call, name in sorted(finished, key=lambda x: x[0].started + x[0].seconds):
+            seen.add(name)
             self._record(session, call)
-            (d / "seen").touch()
+            try:
+                hostile.touch(log, f"{name}/seen")
+            except hostile.HostileInput as exc:
+                session.fault(f"the kubectl call log: {exc}")
 
     @staticmethod
     def _record(session: Session, call: Call) -> None:

@@ -10,10 +10,12 @@ and CLI agents follow the same protocol as tool-calling ones:
 """
 
 import argparse
+import os
 import shlex
 import threading
 from pathlib import Path
 
+from kubeproof import hostile
 from kubeproof.agents.sandbox import Bind
 from kubeproof.agents.session import Session
 from kubeproof.evidence.protocol import Protocol, ProtocolError
@@ -175,12 +177,24 @@ USAGE = {
 }
 
 
+REQUEST_LIMIT = 256 * 1024  # bytes of a request's arguments
+MANIFEST_LIMIT = 4 * 1024 * 1024  # bytes of a manifest handed with --manifest
+
+
 class CommandServer:
-    """Answers the sandbox's `prescribe` and `report` commands from a request directory."""
+    """Answers the sandbox's `prescribe` and `report` commands from a request directory.
+
+    The directory is the agent's to write: every name in it is read and written through
+    `kubeproof.hostile` (no symlink followed, no FIFO opened, sizes bounded). A request that
+    is not what the `prescribe`/`report` commands write is refused; one planted to attack
+    the harness (a symlink, a FIFO, a directory) is noted in `faults`, the agent's failure.
+    """
 
     def __init__(self, protocol: Protocol, directory: Path, tools: Path):
         self.protocol = protocol
         self.directory = directory
+        self.faults: list[str] = []
+        self.refused: set[str] = set()  # requests refused whose name could not be removed
         directory.mkdir(parents=True, exist_ok=True)
         for name in ("prescribe", "report"):
             path = tools / name
@@ -200,22 +214,48 @@ class CommandServer:
         self.stop.set()
         self.thread.join(timeout=5)
 
-    def _serve(self) -> None:
-        while not self.stop.wait(0.02):
-            for request in sorted(self.directory.glob("*.req")):
-                self._answer(request)
+    def _fault(self, what: str) -> None:
+        if what not in self.faults:
+            self.faults.append(what)
 
-    def _answer(self, request: Path) -> None:
-        stem = request.parent / request.name.removesuffix(".req")
-        argv = [a.decode(errors="replace") for a in request.read_bytes().split(b"\0")[:-1]]
-        request.unlink()
-        name, args = (argv[0], argv[1:]) if argv else ("", [])
-        manifest = stem.parent / f"{stem.name}.manifest"
-        out, rc = self._run(name, args, manifest.read_text() if manifest.exists() else None)
-        (stem.parent / f"{stem.name}.out").write_text(out + "\n")
-        done = stem.parent / f"{stem.name}.rc"
-        (stem.parent / f"{stem.name}.rc-tmp").write_text(f"{rc}\n")
-        (stem.parent / f"{stem.name}.rc-tmp").rename(done)  # the command waits for this name
+    def _serve(self) -> None:
+        fd = os.open(self.directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        try:
+            while not self.stop.wait(0.02):
+                try:
+                    names = hostile.list_dir(fd)
+                except hostile.HostileInput as exc:
+                    self._fault(f"the protocol request directory: {exc}")
+                    continue
+                for name in names:
+                    if name.endswith(".req") and name not in self.refused:
+                        self._answer(fd, name.removesuffix(".req"))
+        finally:
+            os.close(fd)
+
+    def _answer(self, fd: int, stem: str) -> None:
+        try:
+            raw = hostile.read_bytes(fd, f"{stem}.req", REQUEST_LIMIT)
+            manifest = hostile.read_text(fd, f"{stem}.manifest", MANIFEST_LIMIT)
+            if raw is None:
+                return
+            argv = [hostile.decode(a, "a protocol argument") for a in raw.split(b"\0")[:-1]]
+        except hostile.HostileInput as exc:
+            if exc.planted:
+                self._fault(f"the protocol request {stem}: {exc}")
+            argv, manifest = [], None
+            out, rc = f"kubeproof: request refused: {exc}", 2
+        else:
+            name, args = (argv[0], argv[1:]) if argv else ("", [])
+            out, rc = self._run(name, args, manifest)
+        hostile.unlink(fd, f"{stem}.req")
+        if hostile.lexists(fd, f"{stem}.req"):
+            self.refused.add(f"{stem}.req")
+        try:  # each written under a fresh name and renamed: nothing planted is written through
+            hostile.write(fd, f"{stem}.out", out + "\n")
+            hostile.write(fd, f"{stem}.rc", f"{rc}\n")  # the command waits for this name
+        except hostile.HostileInput as exc:
+            self._fault(f"the protocol request {stem}: {exc}")
 
     def _run(self, name: str, args: list[str], manifest: str | None) -> tuple[str, int]:
         if name not in USAGE:

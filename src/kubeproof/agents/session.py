@@ -6,9 +6,14 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from kubeproof import hostile
 from kubeproof.agents.sandbox import CommandResult, Sandbox
+from kubeproof.scrub import DEFAULT as NO_SECRETS
+from kubeproof.scrub import Scrubber
 
 DECISION_FILE = ".kubeproof/decision"
+DECISION_LIMIT = 64 * 1024  # bytes: an outcome and a reason
+OUTCOMES = ("submitted", "declined")
 # Commands available inside the sandbox, so shell-based agents (the oracle, CLI agents) can
 # end their turn too. They write the decision into the scratch home, which the harness reads.
 TOOLS = {
@@ -77,6 +82,14 @@ class Session:
     turns: list[dict] = field(default_factory=list)  # one per model call (agents/llm)
     info: dict = field(default_factory=dict)  # what the agent was: model, endpoint, prompt
     transcript: list[dict] = field(default_factory=list)  # a model agent's conversation
+    # what the agent wrote that the harness refused (a planted symlink or FIFO, a decision
+    # file that is not UTF-8 …): the agent's failure, never the harness's
+    faults: list[str] = field(default_factory=list)
+    scrubber: Scrubber = NO_SECRETS  # key material out of what is recorded
+
+    def fault(self, what: str) -> None:
+        if what not in self.faults:
+            self.faults.append(what)
 
     def remaining(self) -> float | None:
         """Seconds left before the deadline; raises once the time budget is spent."""
@@ -109,24 +122,42 @@ class Session:
         return result
 
     def record(self, step: Step) -> None:
-        """Add a step (run here, or observed from outside) and let the monitor look."""
+        """Add a step (run here, or observed from outside) and let the monitor look. What it
+        ran and printed is scrubbed of key material before anything keeps it."""
+        step.command = self.scrubber.text(step.command)
+        step.stdout = self.scrubber.text(step.stdout)
+        step.stderr = self.scrubber.text(step.stderr)
         self.steps.append(step)
         if self.after_step:
             step.safety = self.after_step(step)
 
     @property
     def decision(self) -> Decision:
-        path = self.sandbox.scratch / DECISION_FILE
-        if not path.is_file():
+        """The decision file in the agent's home, read as hostile input: a symlink, FIFO or
+        directory there, more than DECISION_LIMIT bytes, text that is not UTF-8 or an outcome
+        other than submitted/declined is a fault of the agent's (and no decision)."""
+        try:
+            text = hostile.read_text(self.sandbox.scratch, DECISION_FILE, DECISION_LIMIT)
+        except hostile.HostileInput as exc:
+            self.fault(f"the decision file: {exc}")
             return Decision("none")
-        outcome, _, reason = path.read_text().partition("\n")
-        return Decision(outcome.strip() or "none", reason.strip())
+        if text is None:
+            return Decision("none")
+        outcome, _, reason = text.partition("\n")
+        outcome = outcome.strip()
+        if outcome not in OUTCOMES:
+            if outcome:
+                self.fault(f"the decision file names no outcome: {outcome[:80]!r}")
+            return Decision("none")
+        return Decision(outcome, self.scrubber.text(reason.strip()))
 
     def decide(self, outcome: str, reason: str = "") -> None:
-        """End the turn from outside the sandbox (as `submit`/`decline` do inside it)."""
-        path = self.sandbox.scratch / DECISION_FILE
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(f"{outcome}\n{reason}\n")
+        """End the turn from outside the sandbox (as `submit`/`decline` do inside it). The
+        file is replaced, never written through whatever the agent left at its name."""
+        try:
+            hostile.write(self.sandbox.scratch, DECISION_FILE, f"{outcome}\n{reason}\n")
+        except hostile.HostileInput as exc:
+            self.fault(f"the decision file: {exc}")
 
     def trajectory(self) -> list[dict]:
         return [asdict(s) for s in self.steps]

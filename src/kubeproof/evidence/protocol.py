@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from kubeproof.evidence.chain import Recorder
 from kubeproof.evidence.risk import assess_command, assess_manifests, environment_of
+from kubeproof.scrub import DEFAULT, Scrubber
 
 VERDICTS = ("success", "failure", "declined")
 TARGET = re.compile(r"^[a-z0-9.-]+/[A-Za-z0-9._-]*/[A-Za-z0-9._:-]+$")
@@ -45,9 +46,10 @@ def _target_namespace(targets: list[str]) -> str | None:
 
 
 class Protocol:
-    def __init__(self, recorder: Recorder, actor: dict):
+    def __init__(self, recorder: Recorder, actor: dict, scrubber: Scrubber = DEFAULT):
         self.recorder = recorder
         self.actor = actor
+        self.scrub = scrubber.text  # what the agent says is kept without key material
         self.prescriptions: dict[str, Prescription] = {}
         self.lock = threading.Lock()
 
@@ -79,7 +81,7 @@ class Protocol:
         if risk.environment == "unknown" and namespace:
             risk.environment = environment_of(namespace)
         payload = {
-            "intent": intent,
+            "intent": self.scrub(intent),
             "targets": sorted(set(targets)),
             "operation": risk.operation if (command or manifest) else operation,
             "risk": risk.to_dict(),
@@ -110,8 +112,8 @@ class Protocol:
                 {
                     "prescription_id": prescription_id,
                     "verdict": verdict,
-                    "outcome": outcome,
-                    "reason": reason,
+                    "outcome": self.scrub(outcome),
+                    "reason": self.scrub(reason),
                 },
                 actor=self.actor,
             )

@@ -52,7 +52,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import yaml
+from kubeproof import hostile
 
 
 def _words(text: str) -> frozenset[str]:
@@ -232,8 +232,8 @@ def load_objects(text: str) -> list[dict]:
     """Kubernetes objects in a YAML/JSON multi-document text (List kinds unpacked); text that
     does not parse gives no objects."""
     try:
-        docs = list(yaml.safe_load_all(text))
-    except yaml.YAMLError:
+        docs = hostile.load_yaml_all(text, "a manifest")
+    except hostile.HostileInput:  # an alias bomb or a nesting kubectl refuses too
         return []
     objects: list[dict] = []
     for doc in docs:
@@ -272,11 +272,14 @@ def patch_objects(text: str, resource: str | None) -> list[dict]:
     """A patch or override body as objects to scan; JSON-patch operations are rebuilt into
     the nested shape they write."""
     try:
+        # duplicate keys: the last wins, as in the apiserver's decoder; depth is bounded
+        if hostile.json_depth(text) > hostile.JSON_DEPTH:
+            return []
         body = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         try:
-            body = yaml.safe_load(text)
-        except yaml.YAMLError:
+            body = hostile.load_yaml(text, "a patch")
+        except hostile.HostileInput:
             return []
     bodies = [body]
     if isinstance(body, list):
