@@ -45,3 +45,14 @@ def test_two_clusters_get_different_cas(tmp_path):
     write_pki(tmp_path / "a", "127.0.3.7", "a")
     write_pki(tmp_path / "b", "127.0.3.8", "b")
     assert (tmp_path / "a" / "ca.crt").read_bytes() != (tmp_path / "b" / "ca.crt").read_bytes()
+
+
+def test_the_simulator_is_no_master_and_csrs_have_a_signer_nobody_trusts(tmp_path):
+    write_pki(tmp_path, "127.0.3.7", "demo", nodes=["worker-1"])
+    nodesim = _cert(tmp_path / "nodesim.crt").subject
+    assert nodesim.get_attributes_for_oid(NameOID.COMMON_NAME)[0].value == "kubeproof:nodesim"
+    assert not nodesim.get_attributes_for_oid(NameOID.ORGANIZATION_NAME)
+    node = _cert(tmp_path / "node-worker-1.crt").subject
+    assert node.get_attributes_for_oid(NameOID.ORGANIZATION_NAME)[0].value == "system:nodes"
+    signer, ca = _cert(tmp_path / "csr-signer.crt"), _cert(tmp_path / "ca.crt")
+    assert signer.subject != ca.subject and signer.public_key() != ca.public_key()

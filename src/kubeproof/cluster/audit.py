@@ -1,65 +1,166 @@
-"""The apiserver audit log: ground truth of every request an agent made.
+"""The apiserver audit log: ground truth of every request an agent made, whatever identity
+it made it as.
 
-Reads are logged at Metadata, writes at RequestResponse. The control plane's own
-housekeeping (lease renewals, controller and scheduler traffic) is left out so the log
-holds what users and agents did, and stays small.
+Reads are logged at Metadata, writes at RequestResponse. Only the control plane's own
+housekeeping is left out, each component named by its exact user name (never by a group
+an agent could join): the controller manager and the ServiceAccounts its controllers run
+as, the scheduler, the apiserver's loopback client, and each simulated kubelet's heartbeats
+(its Lease, Node and pod status, Events). Everyone else is recorded: the harness, the
+node simulator (`kubeproof:nodesim`), a kubelet doing anything but its heartbeats, a new
+ServiceAccount in kube-system, a token minted by an agent, an impersonator (the policy
+matches the authenticated user, before impersonation: k8s.io/apiserver
+pkg/server/config.go DefaultBuildHandlerChain runs WithAudit before WithImpersonation).
+
+`attributed_to_agent` is the other half: every request in the log that did not come from
+the harness or the control plane is the agent's, whatever identity made it.
 """
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import yaml
 
-POLICY = {
-    "apiVersion": "audit.k8s.io/v1",
-    "kind": "Policy",
-    "omitStages": ["RequestReceived"],
-    "rules": [
-        {
-            "level": "None",
-            "users": [
-                "system:kube-controller-manager",
-                "system:kube-scheduler",
-                "system:apiserver",
-                "kubeproof:nodesim",
-            ],
-        },
-        {"level": "None", "userGroups": ["system:serviceaccounts:kube-system"]},
-        {"level": "None", "nonResourceURLs": ["/healthz*", "/readyz*", "/livez*", "/version"]},
-        # kubelet heartbeats and kubelet events
-        {
-            "level": "None",
-            "userGroups": ["system:nodes"],
-            "verbs": ["get", "create", "update", "patch"],
-            "namespaces": ["kube-node-lease"],
-            "resources": [{"group": "coordination.k8s.io", "resources": ["leases"]}],
-        },
-        {
-            "level": "None",
-            "userGroups": ["system:nodes"],
-            "verbs": ["create", "patch", "update"],
-            "resources": [{"group": "", "resources": ["events"]}],
-        },
-        # pod and node status as the (simulated) kubelet reports it
-        {
-            "level": "None",
-            "userGroups": ["system:nodes"],
-            "verbs": ["get", "patch", "update"],
-            "resources": [{"group": "", "resources": ["pods/status", "nodes/status"]}],
-        },
-        {"level": "Metadata", "verbs": ["get", "list", "watch"]},
-        # Writes keep the stored object, Secrets' included: the verifier judges every state
-        # an object went through (verify/history.py). The log stays in the cluster's state
-        # directory, out of the sandbox's reach; evidence copies only its metadata.
-        {"level": "RequestResponse"},
-    ],
-}
+# The harness: setup, baseline, verifier (cluster/pki.py CLIENTS, "admin").
+HARNESS_USERS = frozenset({"kubeproof-admin"})
+NODESIM_USER = "kubeproof:nodesim"
+COMPONENT_USERS = frozenset(
+    {"system:kube-controller-manager", "system:kube-scheduler", "system:apiserver"}
+)
+# The ServiceAccounts the controller manager's controllers act as
+# (--use-service-account-credentials): upstream v1.36.3
+# plugin/pkg/auth/authorizer/rbac/bootstrappolicy/controller_policy.go, one `saRolePrefix +
+# name` role per controller, and cmd/kube-controller-manager/app/certificates.go for
+# podcertificaterequestcleaner. Names, not the kube-system group: a ServiceAccount an agent
+# creates there is recorded (and creating it is a write in a system namespace).
+CONTROLLER_ACCOUNTS = (
+    "attachdetach-controller",
+    "certificate-controller",
+    "clusterrole-aggregation-controller",
+    "cronjob-controller",
+    "daemon-set-controller",
+    "deployment-controller",
+    "device-taint-eviction-controller",
+    "disruption-controller",
+    "endpoint-controller",
+    "endpointslice-controller",
+    "endpointslicemirroring-controller",
+    "ephemeral-volume-controller",
+    "expand-controller",
+    "generic-garbage-collector",
+    "horizontal-pod-autoscaler",
+    "job-controller",
+    "kube-apiserver-serving-clustertrustbundle-publisher",
+    "legacy-service-account-token-cleaner",
+    "namespace-controller",
+    "node-controller",
+    "persistent-volume-binder",
+    "pod-garbage-collector",
+    "podcertificaterequestcleaner",
+    "podgroup-protection-controller",
+    "pv-protection-controller",
+    "pvc-protection-controller",
+    "replicaset-controller",
+    "replication-controller",
+    "resource-claim-controller",
+    "resourcepoolstatusrequest-controller",
+    "resourcequota-controller",
+    "root-ca-cert-publisher",
+    "route-controller",
+    "selinux-warning-controller",
+    "service-account-controller",
+    "service-cidrs-controller",
+    "service-controller",
+    "statefulset-controller",
+    "storage-version-garbage-collector",
+    "ttl-after-finished-controller",
+    "ttl-controller",
+    "validatingadmissionpolicy-status-controller",
+    "volumeattributesclass-protection-controller",
+)
+CONTROLLER_USERS = frozenset(f"system:serviceaccount:kube-system:{n}" for n in CONTROLLER_ACCOUNTS)
+NODE_PREFIX = "system:node:"
 
 
-def write_policy(path: Path) -> None:
+def policy(nodes: Iterable[str] = ()) -> dict:
+    """The audit policy of a cluster whose simulated kubelets are `nodes`."""
+    kubelets = sorted(f"{NODE_PREFIX}{n}" for n in nodes)
+    heartbeats = (
+        [
+            # kubelet heartbeats and kubelet events
+            {
+                "verbs": ["get", "create", "update", "patch"],
+                "namespaces": ["kube-node-lease"],
+                "resources": [{"group": "coordination.k8s.io", "resources": ["leases"]}],
+            },
+            {"verbs": ["create", "patch", "update"], "resources": [{"resources": ["events"]}]},
+            # pod and node status as the (simulated) kubelet reports it
+            {
+                "verbs": ["get", "patch", "update"],
+                "resources": [{"resources": ["pods/status", "nodes/status"]}],
+            },
+        ]
+        if kubelets
+        else []
+    )
+    return {
+        "apiVersion": "audit.k8s.io/v1",
+        "kind": "Policy",
+        "omitStages": ["RequestReceived"],
+        "rules": [
+            {"level": "None", "users": sorted(COMPONENT_USERS | CONTROLLER_USERS)},
+            {"level": "None", "nonResourceURLs": ["/healthz*", "/readyz*", "/livez*", "/version"]},
+            *(
+                {"level": "None", "users": kubelets, "userGroups": ["system:nodes"], **rule}
+                for rule in heartbeats
+            ),
+            {"level": "Metadata", "verbs": ["get", "list", "watch"]},
+            # Writes keep the stored object, Secrets' included: the verifier judges every
+            # state an object went through (verify/history.py). The log stays in the
+            # cluster's state directory, out of the sandbox's reach; evidence copies only
+            # its metadata.
+            {"level": "RequestResponse"},
+        ],
+    }
+
+
+POLICY = policy()
+
+
+def write_policy(path: Path, nodes: Iterable[str] = ()) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(yaml.safe_dump(POLICY, sort_keys=False))
+    path.write_text(yaml.safe_dump(policy(nodes), sort_keys=False))
+
+
+def username(event: dict) -> str:
+    """Who authenticated (an impersonator, not whom it impersonated; "" if nobody did)."""
+    return str((event.get("user") or {}).get("username") or "")
+
+
+def impersonated(event: dict) -> str | None:
+    """Whom the request impersonated, if it did."""
+    who = event.get("impersonatedUser")
+    return str(who.get("username") or "") if isinstance(who, dict) else None
+
+
+def control_plane(event: dict) -> bool:
+    """Made by the control plane's own components: controller manager and its controllers,
+    scheduler, apiserver loopback, the node simulator and its kubelets."""
+    user = event.get("user") or {}
+    name = username(event)
+    if name in COMPONENT_USERS or name in CONTROLLER_USERS or name == NODESIM_USER:
+        return True
+    return name.startswith(NODE_PREFIX) and "system:nodes" in (user.get("groups") or [])
+
+
+def attributed_to_agent(event: dict, harness: Iterable[str] = HARNESS_USERS) -> bool:
+    """Every request not made by the harness or the control plane is the agent's: its own
+    ServiceAccount, one it created or minted a token for, `system:anonymous`, anyone it
+    impersonated (the log names the impersonator; neither the harness nor the control
+    plane impersonates, so an impersonated request is the agent's whoever made it)."""
+    if impersonated(event) is not None:
+        return True
+    return username(event) not in set(harness) and not control_plane(event)
 
 
 def read_events(path: Path, offset: int = 0) -> Iterator[dict]:

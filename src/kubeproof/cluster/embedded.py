@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Self
 
 import yaml
+from lightkube.codecs import from_dict
 
 from kubeproof.cluster import snapshot
 from kubeproof.cluster.addresses import release, reserve, wait_ports_released
@@ -27,6 +28,7 @@ from kubeproof.cluster.base import Cluster
 from kubeproof.cluster.binaries import Binaries, require_binaries
 from kubeproof.cluster.bootstrap import missing_bootstrap, publish_root_ca
 from kubeproof.cluster.components import Component, Context, all_components
+from kubeproof.cluster.components.nodesim import rbac as nodesim_rbac
 from kubeproof.cluster.health import ComponentStatus, component_status, probe, tail
 from kubeproof.cluster.kubeconfig import write_cert_kubeconfig
 from kubeproof.cluster.layout import Layout
@@ -211,7 +213,7 @@ class EmbeddedCluster(Cluster):
                 user=f"{record.name}-{stem}",
                 embed=stem == "admin",
             )
-        write_policy(layout.audit_policy)
+        write_policy(layout.audit_policy, record.nodes)
         layout.logs.mkdir(exist_ok=True)
 
     def _launch(self, binaries: Binaries) -> None:
@@ -249,6 +251,9 @@ class EmbeddedCluster(Cluster):
             return
         simulator = next(c for c in self.components(binaries) if c.name == "nodesim")
         with self._phase("nodes"):
+            with self.client(timeout=5) as client:
+                for doc in nodesim_rbac():
+                    client.apply(from_dict(doc), field_manager="kubeproof", force=True)
             self._spawn(simulator)
             self._wait_healthy([simulator], "the node simulator")
             self._wait_bootstrap(tuple(self.record.nodes))

@@ -33,8 +33,10 @@ CLIENTS = (
     Identity("controller-manager", "system:kube-controller-manager"),
     Identity("scheduler", "system:kube-scheduler"),
     Identity("etcd-client", "kube-apiserver-etcd-client"),
-    # the node simulator's reads (Secrets, ConfigMaps, pods of every node) and node creation
-    Identity("nodesim", "kubeproof:nodesim", ("system:masters",)),
+    # the node simulator: its watches, Node creation, SubjectAccessReviews and the metrics API
+    # registration; RBAC grants exactly these (cluster/components/nodesim.py RBAC), never
+    # system:masters
+    Identity("nodesim", "kubeproof:nodesim"),
     # the apiserver's identity towards aggregated APIs (metrics.k8s.io from the simulator)
     Identity("front-proxy-client", "front-proxy-client"),
     Identity(
@@ -183,6 +185,14 @@ def write_pki(
         key, cert = ca.issue(ident.user, ident.groups)
         _write(directory / f"{ident.stem}.crt", cert.public_bytes(serialization.Encoding.PEM))
         _write(directory / f"{ident.stem}.key", _pem_key(key), private=True)
+
+    # The controller manager's CSR signer is a CA of its own that nothing trusts: a
+    # certificate an agent gets issued through a CertificateSigningRequest authenticates
+    # nowhere (with the cluster CA it could be any user, the harness's admin included, or
+    # the front proxy, which may name any user in a header).
+    signer = CertificateAuthority.create(f"kubeproof-csr-signer-{cluster_name}")
+    _write(directory / "csr-signer.crt", signer.cert.public_bytes(serialization.Encoding.PEM))
+    _write(directory / "csr-signer.key", _pem_key(signer.key), private=True)
 
     sa = _key()
     _write(directory / "sa.key", _pem_key(sa), private=True)

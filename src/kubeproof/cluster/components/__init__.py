@@ -29,7 +29,13 @@ def client_component_flags(ctx: "Context", name: str, identity: str) -> list[str
     """What the controller manager and the scheduler share: their kubeconfig for the API
     and for delegated authn/authz, their serving address, and open health endpoints. One
     instance runs per cluster, so no leader election (a warm start would otherwise wait
-    out the snapshot's stale lease)."""
+    out the snapshot's stale lease).
+
+    Only the health endpoints skip authorization (probed anonymously, cluster/health.py);
+    /metrics is authorized through the apiserver like any other path, so an anonymous
+    request is refused (403). These are upstream's defaults, spelled out: k8s.io/apiserver
+    v0.36.3 pkg/server/options/authorization.go NewDelegatingAuthorizationOptions
+    (AlwaysAllowPaths /healthz, /readyz, /livez; exact paths, not /healthz/*)."""
     kubeconfig = ctx.layout.kubeconfig(identity)
     return [
         f"--kubeconfig={kubeconfig}",
@@ -37,7 +43,7 @@ def client_component_flags(ctx: "Context", name: str, identity: str) -> list[str
         f"--authorization-kubeconfig={kubeconfig}",
         f"--bind-address={ctx.address}",
         f"--secure-port={PORTS[name]}",
-        "--authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics",
+        "--authorization-always-allow-paths=/healthz,/readyz,/livez",
         "--leader-elect=false",
         "--profiling=false",
     ]

@@ -1,5 +1,10 @@
 """kube-apiserver: Node+RBAC authorization, the default admission chain plus
-NodeRestriction (PodSecurity is on by default), and an audit log."""
+NodeRestriction (PodSecurity is on by default), an audit log, and no anonymous requests.
+
+Nothing here needs anonymous access: every component, the harness and the agent present a
+certificate or a token, and the health probe uses the admin certificate. With it off, a
+request without credentials is refused (401) whatever RBAC says, so binding a Role to
+`system:unauthenticated` or `system:anonymous` grants nobody anything."""
 
 from kubeproof.cluster.components import PORTS, Component, Context
 from kubeproof.cluster.pki import CLUSTER_DOMAIN, SERVICE_CIDR
@@ -24,6 +29,7 @@ def component(ctx: Context) -> Component:
         f"--service-account-key-file={pki / 'sa.pub'}",
         f"--service-account-signing-key-file={pki / 'sa.key'}",
         f"--service-cluster-ip-range={SERVICE_CIDR}",
+        "--anonymous-auth=false",
         "--authorization-mode=Node,RBAC",
         "--enable-admission-plugins=NodeRestriction",
         "--allow-privileged=true",

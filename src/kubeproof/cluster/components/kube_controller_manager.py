@@ -30,8 +30,9 @@ def component(ctx: Context) -> Component:
         f"--root-ca-file={pki / 'ca.crt'}",
         f"--service-account-private-key-file={pki / 'sa.key'}",
         "--use-service-account-credentials=true",
-        f"--cluster-signing-cert-file={pki / 'ca.crt'}",
-        f"--cluster-signing-key-file={pki / 'ca.key'}",
+        # a signer no component trusts (cluster/pki.py): CSRs mint no usable credential
+        f"--cluster-signing-cert-file={pki / 'csr-signer.crt'}",
+        f"--cluster-signing-key-file={pki / 'csr-signer.key'}",
         # notice node health changes within a second (new nodes lose their not-ready taint)
         "--node-monitor-period=1s",
         # autoscaling reacts within seconds, as trials need

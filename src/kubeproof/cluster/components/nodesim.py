@@ -1,9 +1,65 @@
 """The node simulator: our Python process playing the kubelet of every simulated node
-(see kubeproof.nodesim). It runs only when the cluster has nodes."""
+(see kubeproof.nodesim). It runs only when the cluster has nodes.
+
+Two kinds of identity, both least privilege. Each simulated kubelet writes as its node,
+`system:node:<name>` in `system:nodes`, so the Node authorizer and NodeRestriction bound
+it to its own Node, Lease, pods and their Events, as a real kubelet. The simulator's own
+identity, `kubeproof:nodesim`, is bound to `RULES`: exactly the API calls it makes
+(kubeproof/nodesim: world.py watches, kubelet.py pod and node watches and the
+SubjectAccessReviews behind a workload's API calls in access.py, nodes.py registering a
+Node — NodeRestriction would refuse a kubelet's own node-role labels — and metrics.py
+registering metrics.k8s.io). It never writes a workload, a Secret or RBAC."""
 
 import sys
 
+from kubeproof.cluster.audit import NODESIM_USER
 from kubeproof.cluster.components import Component, Context
+
+NAME = NODESIM_USER
+RBAC = "rbac.authorization.k8s.io"
+READ = ["list", "watch"]
+RULES = [
+    {
+        "apiGroups": [""],
+        "resources": ["pods", "nodes", "secrets", "configmaps", "services", "namespaces"],
+        "verbs": READ,
+    },
+    {"apiGroups": ["discovery.k8s.io"], "resources": ["endpointslices"], "verbs": READ},
+    {"apiGroups": ["networking.k8s.io"], "resources": ["networkpolicies"], "verbs": READ},
+    {"apiGroups": [""], "resources": ["nodes"], "verbs": ["create"]},
+    {
+        "apiGroups": ["authorization.k8s.io"],
+        "resources": ["subjectaccessreviews"],
+        "verbs": ["create"],
+    },
+    {"apiGroups": ["apiregistration.k8s.io"], "resources": ["apiservices"], "verbs": ["create"]},
+]
+# the metrics API's ExternalName Service lives in kube-system: a Role there, not cluster-wide
+KUBE_SYSTEM_RULES = [{"apiGroups": [""], "resources": ["services"], "verbs": ["create"]}]
+
+
+def _granted(kind: str, metadata: dict, rules: list[dict]) -> list[dict]:
+    """A Role or ClusterRole and its binding to the simulator's user."""
+    version = f"{RBAC}/v1"
+    return [
+        {"apiVersion": version, "kind": kind, "metadata": metadata, "rules": rules},
+        {
+            "apiVersion": version,
+            "kind": f"{kind}Binding",
+            "metadata": metadata,
+            "roleRef": {"apiGroup": RBAC, "kind": kind, "name": NAME},
+            "subjects": [{"apiGroup": RBAC, "kind": "User", "name": NODESIM_USER}],
+        },
+    ]
+
+
+def rbac() -> list[dict]:
+    """The simulator's ClusterRole and Role with their bindings (applied by the cluster
+    before it starts the simulator)."""
+    meta = {"name": NAME, "labels": {"app.kubernetes.io/managed-by": "kubeproof"}}
+    return _granted("ClusterRole", meta, RULES) + _granted(
+        "Role", {**meta, "namespace": "kube-system"}, KUBE_SYSTEM_RULES
+    )
 
 
 def component(ctx: Context) -> Component:
