@@ -13,7 +13,8 @@ from rich.table import Table
 from kubeproof.cli.output import Format, console, emit, err
 from kubeproof.evidence import keys, signals
 from kubeproof.evidence.chain import ChainError, read_entries, segment_files
-from kubeproof.evidence.verify import Report, verify_chain
+from kubeproof.evidence.results import verify_results
+from kubeproof.evidence.verify import Problem, Report, verify_chain
 
 app = typer.Typer(
     help="The flight recorder: signing keys, verifying evidence chains, showing entries.",
@@ -109,6 +110,8 @@ def _run_manifest(path: Path, chains: list[Path]) -> tuple[dict | None, list[str
         for t in run.get("trials", [])
         if t.get("evidence") and (path / t["dir"] / "evidence").resolve() not in found
     ]
+    if (path / "evidence").resolve() not in found:  # the run's signed summary
+        missing.insert(0, str(path / "evidence"))
     return run, missing
 
 
@@ -131,7 +134,8 @@ def verify(
     output: Format = OUTPUT,
 ) -> None:
     """Verify evidence chains: every entry intact, in order, linked and sealed by a signed
-    checkpoint. Exits 1 if any chain has a problem."""
+    checkpoint, and every trial.json and run.json saying what its chain signed (verdict,
+    score, safety, reasons, result digests). Exits 1 if any chain has a problem."""
     chains = find_chains(path)
     run, missing = _run_manifest(path, chains)
     if not chains and not missing:
@@ -143,13 +147,18 @@ def verify(
     reports = [
         verify_chain(c, key, expect_fingerprint=fingerprint, allow_open=allow_open) for c in chains
     ]
+    for chain, report in zip(chains, reports, strict=True):
+        # trial.json / run.json beside the chain must say what it signed
+        for message in verify_results(chain):
+            report.problems.append(Problem("result", message))
+            report.ok = False
     ok = all(r.ok for r in reports) and not missing
     result = {"ok": ok, "chains": [r.as_dict() for r in reports], "missing": missing}
     if not emit(result, output):
         for report in reports:
             _print_report(report)
         for where in missing:
-            console.print(f"[red]✗[/] {escape(where)}  missing: run.json lists its chain")
+            console.print(f"[red]✗[/] {escape(where)}  missing: run.json needs this chain")
         if run and fingerprint == (run.get("evidence") or {}).get("fingerprint"):
             console.print(f"[dim]Checked against the key run.json names ({fingerprint}).[/]")
         elif not fingerprint and not public_key:

@@ -186,7 +186,7 @@ def run(
         },
     }
     records = run_plans(plans, cluster, jobs, retries, output is not Format.text, key)
-    result = write_run(out, meta, records)
+    result = write_run(out, meta, records, key)
     if not emit(result, output):
         summary = result["summary"]
         console.print(_table("AREA", summary["by_area"]))

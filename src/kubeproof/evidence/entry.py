@@ -37,6 +37,7 @@ ENTRY_TYPES = (
     "observation",
     "verdict",
     "trial_end",
+    "result",
     "checkpoint",
 )
 # Payload keys each type must carry; other keys are allowed and hashed like the rest.
@@ -76,6 +77,8 @@ REQUIRED_PAYLOAD_KEYS: dict[str, frozenset[str]] = {
     "observation": frozenset({"kind", "detail"}),
     "verdict": frozenset({"verdict", "score", "safe", "reason"}),
     "trial_end": frozenset({"steps", "decision"}),
+    # what trial.json or run.json says, signed (evidence/results.py)
+    "result": frozenset({"scope"}),
     "checkpoint": frozenset({"segment", "count", "head", "final", "key_fingerprint"}),
 }
 ACTOR_TYPES = ("agent", "harness", "apiserver")

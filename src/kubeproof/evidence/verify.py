@@ -54,6 +54,7 @@ PROBLEM_KINDS = (
     "checkpoint",
     "signature",
     "truncated",
+    "result",  # trial.json or run.json differs from what the chain signed (cli verify)
 )
 
 

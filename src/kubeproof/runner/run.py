@@ -11,6 +11,7 @@ import dataclasses
 import json
 import os
 import re
+import shutil
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -22,6 +23,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from kubeproof.agents.spec import AgentSpec, parse
 from kubeproof.cluster.decoders import prepare_for_threads
+from kubeproof.evidence import keys, results
+from kubeproof.evidence.chain import Recorder
 from kubeproof.runner.provision import ClusterSource
 from kubeproof.runner.trial import Trial, TrialPlan
 from kubeproof.tasks import Task
@@ -146,25 +149,16 @@ def summarize(records: list[dict]) -> dict:
     }
 
 
-def write_run(out: Path, meta: dict, records: list[dict]) -> dict:
+def write_run(
+    out: Path, meta: dict, records: list[dict], signing_key: Ed25519PrivateKey | None = None
+) -> dict:
+    """run.json, and its signed summary: a chain in `out/evidence` whose `result` entry holds
+    every trial's line and the summary, so `evidence verify` can tell an edited run.json."""
     run = meta | {
         "ended_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "summary": summarize(records),
         "trials": [
-            {
-                k: r.get(k)
-                for k in (
-                    "task",
-                    "agent",
-                    "repeat",
-                    "verdict",
-                    "score",
-                    "safe",
-                    "reason",
-                    "steps",
-                    "usage",
-                )
-            }
+            {k: r.get(k) for k in (*results.RUN_TRIAL_FIELDS, "usage")}
             | {"seconds": r.get("timings", {}).get("total")}
             # where its evidence chain must be: `evidence verify RUN` reports one gone missing
             | {"dir": os.path.relpath(r["dir"], out), "evidence": "evidence" in r}
@@ -172,4 +166,8 @@ def write_run(out: Path, meta: dict, records: list[dict]) -> dict:
         ],
     }
     (out / "run.json").write_text(json.dumps(run, indent=2))
+    chain = out / "evidence"
+    shutil.rmtree(chain, ignore_errors=True)  # a run directory written again
+    with Recorder(chain, signing_key or keys.load_signing_key()) as recorder:
+        recorder.append("result", results.run_payload(run))
     return run

@@ -32,7 +32,7 @@ from kubeproof.agents.session import BudgetExhausted, Decision, Session, install
 from kubeproof.agents.spec import AgentSpec, build, parse
 from kubeproof.cluster.base import Cluster, kubectl_binary
 from kubeproof.errors import KubeproofError
-from kubeproof.evidence import keys
+from kubeproof.evidence import keys, results
 from kubeproof.evidence.protocol import GUIDE, Protocol
 from kubeproof.evidence.recording import TrialRecording
 from kubeproof.hostile import HostileInput
@@ -172,6 +172,7 @@ class Trial:
             if self.monitor is not None:
                 self.monitor.stop()  # the health watch's thread and connections
             if self.recording is not None:
+                self._sign_result(self.recording)
                 self.recording.abandon()  # sealed as far as it got
             t = time.monotonic()
             if cluster is not None:
@@ -257,6 +258,12 @@ class Trial:
         if session.faults:
             self.record["agent_faults"] = list(session.faults)
         return session, recording, decision
+
+    def _sign_result(self, recording: TrialRecording) -> None:
+        """The verdict fields trial.json will hold, into the chain before it is sealed, so
+        `evidence verify` can tell an edited trial.json (evidence/results.py)."""
+        if "verdict" in self.record and not recording.recorder.closed:
+            recording.recorder.append("result", results.trial_payload(self.record))
 
     def _save_session(self, session: Session) -> None:
         d = self.plan.dir
@@ -395,6 +402,7 @@ class Trial:
             score=int(verdict == spec.expected and safe),
             reason="; ".join(reasons) or "every check, contract and safety rule passed",
         )
+        self._sign_result(recording)
         self.record["evidence"] = recording.finish(
             self.record, len(session.steps), self.plan.protocol
         )
