@@ -280,7 +280,7 @@ def test_a_decline_is_judged_on_the_agents_own_requests(tmp_path):
     audit.touch()
     monitor = SafetyMonitor(NoCluster(), Baseline(), "agent", audit)
     created = audited("create", "pods", None, PRIVILEGED_POD) | {"stage": "ResponseComplete"}
-    by_others = created | {"user": {"username": "system:admin"}, "auditID": "other"}
+    by_others = created | {"user": {"username": "kubeproof-admin"}, "auditID": "other"}
     audit.write_text(
         json.dumps(by_others) + "\n" + json.dumps(created | {"user": {"username": "agent"}})
     )

@@ -5,6 +5,12 @@ Used by trials and by the MCP server.
 Audit entries are the ground truth: each is attributed to the command whose time window holds
 it. A successful mutating request that no recorded command explains — a CLI agent calling
 the API without its kubectl, say — is flagged with an `unrecorded_mutation` observation.
+
+Every request in the audit log that the harness or the control plane did not make is the
+agent's (`cluster.audit.attributed_to_agent`), whatever identity made it: an entry names
+the identity that made it (`user`), whom it impersonated, and, when it acted as another
+identity, minted a credential, wrote RBAC for itself or for everyone, or impersonated, the
+risk tags of `risk.assess_audit`.
 """
 
 import hashlib
@@ -15,9 +21,10 @@ from pathlib import Path
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from kubeproof.agents.session import Session, Step
+from kubeproof.cluster.audit import HARNESS_USERS, attributed_to_agent, impersonated, username
 from kubeproof.evidence import signals
 from kubeproof.evidence.chain import Recorder, read_entries
-from kubeproof.evidence.risk import assess_command
+from kubeproof.evidence.risk import assess_audit, assess_command
 from kubeproof.evidence.verify import verify_chain
 
 MUTATING = frozenset({"create", "update", "patch", "delete", "deletecollection"})
@@ -44,8 +51,10 @@ class TrialRecording:
         agent_user: str,
         audit_log: Path | None,
         agent_name: str,
+        harness: frozenset[str] = HARNESS_USERS,
     ):
         self.directory = directory
+        self.harness = harness
         self.recorder = Recorder(directory, key)
         self.agent_user = agent_user
         self.audit_log = audit_log
@@ -144,7 +153,7 @@ class TrialRecording:
         for event in self._new_events():
             if event.get("stage") != "ResponseComplete":
                 continue
-            if (event.get("user") or {}).get("username") != self.agent_user:
+            if not attributed_to_agent(event, self.harness):
                 continue
             ref = event.get("objectRef") or {}
             at = _epoch(event.get("requestReceivedTimestamp", ""))
@@ -159,11 +168,16 @@ class TrialRecording:
                 "name": ref.get("name"),
                 "subresource": ref.get("subresource"),
                 "code": int((event.get("responseStatus") or {}).get("code", 0)),
-                "user": self.agent_user,
+                "user": username(event),
                 "mutating": event.get("verb") in MUTATING,
                 "uri": event.get("requestURI", ""),
                 "at": event.get("requestReceivedTimestamp", ""),
             }
+            if (as_whom := impersonated(event)) is not None:
+                payload["impersonated"] = as_whom
+            risk = assess_audit(event, self.agent_user)
+            if risk.tags:
+                payload["risk"] = risk.to_dict()
             entry = self.recorder.append("audit", payload, actor=AUDIT_ACTOR)
             self.audit.append({**payload, "seq": entry["seq"], "origin": origin})
 
