@@ -122,20 +122,26 @@ def test_a_humans_kubectl_calls_are_recorded(session_for, tmp_path, capsys):
     assert s.decision.outcome == "submitted"
 
 
-def test_a_call_cut_short_by_the_time_budget_is_still_recorded(session_for):
+def test_a_call_cut_short_by_the_time_budget_is_still_recorded(session_for, tmp_path):
     import socket
 
     silent = socket.socket()  # accepts connections and never answers
     silent.bind(("127.0.0.1", 0))
     silent.listen()
     port = silent.getsockname()[1]
+    # the sandbox reaches only the server its kubeconfig names, through the harness
+    (tmp_path / "kubeconfig").write_text(
+        "apiVersion: v1\nkind: Config\ncurrent-context: c\n"
+        f"clusters: [{{name: c, cluster: {{server: 'http://127.0.0.1:{port}'}}}}]\n"
+        "contexts: [{name: c, context: {cluster: c, user: u}}]\nusers: [{name: u, user: {}}]\n"
+    )
     s = session_for(seconds=3)
     try:
         with pytest.raises(BudgetExhausted, match="killed after"):
-            CLIAgent(CLIConfig(command=f"kubectl --server=http://127.0.0.1:{port} get pods")).act(s)
+            CLIAgent(CLIConfig(command="kubectl get pods")).act(s)
     finally:
         silent.close()
     call, whole = s.steps
     assert call.origin == "kubectl" and call.exit_code == -1
-    assert call.command == f"kubectl --server=http://127.0.0.1:{port} get pods"
+    assert call.command == "kubectl get pods"
     assert whole.origin == "cli" and whole.timed_out

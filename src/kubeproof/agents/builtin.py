@@ -2,7 +2,6 @@
 commands, and a human at an interactive shell in the same sandbox."""
 
 import json
-import subprocess
 from pathlib import Path
 from typing import Protocol
 
@@ -91,5 +90,4 @@ class HumanAgent:
         print("\n(type `submit` when done, or `decline REASON`; exit to stop)\n", flush=True)
         kubectl = KubectlLog(session.sandbox.scratch.parent / "human-log")
         box = kubectl.install(session.sandbox, session.max_steps)
-        shell = box.argv("exec /bin/sh -i")
-        kubectl.record_while(session, lambda: subprocess.run(shell, stdin=self.stdin, check=False))
+        kubectl.record_while(session, lambda: box.interactive("exec /bin/sh -i", self.stdin))

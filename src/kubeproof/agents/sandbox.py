@@ -1,24 +1,61 @@
-"""The sandbox every agent command runs in (bubblewrap).
+"""The sandbox every agent command runs in (bubblewrap), built to hold against an agent that
+looks for a way out, with kubeproof running as root.
 
-Inside: the system's /usr and /etc read-only, a version-matched kubectl, a private /tmp, and
-a scratch home holding only the agent's kubeconfig. Not inside: the user's home (admin
-kubeconfigs, cluster state directories with their PKI, caches), the repository, baselines,
-verifiers, other trials, results. The environment is cleared; each command has a time limit
-and its output is cut the same way for every agent.
+Inside: the system's /usr and /etc read-only, a version-matched kubectl, a /tmp tmpfs of fixed
+size, and a scratch home holding only the agent's kubeconfig. Not inside: the user's home
+(admin kubeconfigs, cluster state directories with their PKI, caches), the repository,
+baselines, verifiers, other trials, results, the harness's environment.
+
+Each command: a user namespace of its own where the agent is uid 1000 with no capability (and,
+as root, a host uid of its own that owns nothing of the host), no_new_privs, no further user
+namespaces, the seccomp filter of `agents/seccomp.py`, its own pid, ipc, uts and cgroup
+namespaces with a fresh /proc, the network namespace of `agents/netns.py` (only the trial's
+apiserver, through a forwarder the harness owns), and the limits of `agents/limits.py`. bwrap
+starts with an empty environment, so not even the sandbox's pid 1 holds the harness's. What
+the sandbox cannot have, it refuses: `kubeproof doctor` says what is missing.
+Each command has a time limit and its output is cut the same way for every agent.
 """
 
+import itertools
 import os
+import shlex
 import shutil
 import signal
 import subprocess
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import yaml
+
+from kubeproof.agents import seccomp
+from kubeproof.agents.capture import OUTPUT_LIMIT, Capture, truncate
+from kubeproof.agents.limits import (
+    CommandGroup,
+    Limits,
+    agent_uid,
+    cgroup_parents,
+    chown_tree,
+    tool,
+    usage,
+)
+from kubeproof.agents.netns import ApiForwarder
 from kubeproof.errors import KubeproofError
 
-OUTPUT_LIMIT = 16_384  # bytes kept per stream: the first and last halves
+__all__ = ["HOME", "OUTPUT_LIMIT", "Bind", "CommandResult", "Sandbox", "find_bwrap", "truncate"]
+
 HOME = "/home/agent"
+UID = 1000  # the agent, inside
+_serial = itertools.count()
+HOST_PATH = "/usr/sbin:/usr/bin:/sbin:/bin"
+STAGE = "/run/kubeproof-sandbox"  # an empty directory; a tmpfs in each command's mount namespace
+PASSWD = (
+    "root:x:0:0:root:/root:/usr/sbin/nologin\n"
+    f"agent:x:{UID}:{UID}:agent:{HOME}:/bin/sh\n"
+    "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n"
+)
+GROUP = f"root:x:0:\nagent:x:{UID}:\nnogroup:x:65534:\n"
 
 
 @dataclass(frozen=True)
@@ -39,19 +76,6 @@ class CommandResult:
     truncated: bool = False
 
 
-def truncate(data: bytes, limit: int = OUTPUT_LIMIT) -> tuple[str, bool]:
-    if len(data) <= limit:
-        return data.decode(errors="replace"), False
-    half = limit // 2
-    cut = len(data) - 2 * half
-    text = (
-        data[:half].decode(errors="replace")
-        + f"\n... [{cut} bytes truncated] ...\n"
-        + data[-half:].decode(errors="replace")
-    )
-    return text, True
-
-
 def find_bwrap() -> str:
     path = shutil.which("bwrap")
     if not path:
@@ -60,6 +84,20 @@ def find_bwrap() -> str:
             hint="install it (Debian/Ubuntu: apt-get install bubblewrap)",
         )
     return path
+
+
+def _server(kubeconfig: Path) -> str | None:
+    """The apiserver the agent's kubeconfig names (None: a kubeconfig naming none)."""
+    try:
+        config = yaml.safe_load(Path(kubeconfig).read_text()) or {}
+        if not config.get("clusters"):
+            return None
+        current = config.get("current-context")
+        context = next(c for c in config.get("contexts") or [] if c["name"] == current)
+        name = context["context"]["cluster"]
+        return next(c for c in config["clusters"] if c["name"] == name)["cluster"]["server"]
+    except (OSError, yaml.YAMLError, KeyError, StopIteration, TypeError) as exc:
+        raise KubeproofError(f"cannot find the apiserver in {kubeconfig}: {exc}") from exc
 
 
 class Sandbox:
@@ -73,6 +111,7 @@ class Sandbox:
         env: dict[str, str] | None = None,
         tools: Path | None = None,
         binds: list[Bind] | None = None,
+        limits: Limits | None = None,
     ):
         self.kubeconfig = kubeconfig
         self.scratch = scratch
@@ -81,17 +120,56 @@ class Sandbox:
         self.env = env or {}
         self.tools = tools  # extra commands (submit, decline) put beside kubectl
         self.binds = binds or []  # a CLI agent's own program, its kubectl wrapper and call log
+        self.limits = limits or Limits()
         self.bwrap = find_bwrap()
+        self.root = os.geteuid() == 0
+        if not self.root:
+            raise KubeproofError(
+                "the agent sandbox needs root: its network namespace and the agent's host uid "
+                "are made by the harness",
+                hint="run kubeproof as root (as CI does); `kubeproof doctor` checks the machine",
+            )
+        self.helpers = {n: tool(n) for n in ("unshare", "prlimit", "nsenter", "setpriv", "mount")}
+        Path(STAGE).mkdir(parents=True, exist_ok=True)
+        self.uid = agent_uid()
+        self.cgroups = cgroup_parents()
+        self.filter = seccomp.program()  # refuses an architecture without a filter
         scratch.mkdir(parents=True, exist_ok=True)
+        chown_tree(scratch, self.uid)
+        self.network = ApiForwarder(_server(kubeconfig))
 
-    def argv(self, command: str) -> list[str]:
+    def close(self) -> None:
+        self.network.close()
+
+    def _bwrap_args(self, command: str, fds: list[int], staged: list[str]) -> list[str]:
+        def staged_path(path: Path | str) -> str:
+            """Where `path` is staged for bwrap (see _prefix)."""
+            staged.append(str(path))
+            return f"{STAGE}/{len(staged) - 1}"
+
+        def data_fd(data: bytes) -> str:
+            fds.append(os.memfd_create("kubeproof-sandbox", os.MFD_CLOEXEC))
+            os.write(fds[-1], data)
+            os.lseek(fds[-1], 0, os.SEEK_SET)
+            return str(fds[-1])
+
+        hosts = Path("/etc/hosts").read_bytes() + self.network.hosts.encode()
         args = [
             self.bwrap,
             "--die-with-parent",
             "--new-session",
+            "--unshare-user",
+            "--disable-userns",
+            "--uid",
+            str(UID),
+            "--gid",
+            str(UID),
             "--unshare-pid",
             "--unshare-ipc",
             "--unshare-uts",
+            "--unshare-cgroup-try",
+            "--cap-drop",
+            "ALL",
             "--hostname",
             "agent",
             "--ro-bind",
@@ -101,6 +179,9 @@ class Sandbox:
             "/etc",
             "/etc",
         ]
+        for name, text in (("passwd", PASSWD), ("group", GROUP), ("hosts", hosts)):
+            data = text if isinstance(text, bytes) else text.encode()
+            args += ["--perms", "0444", "--ro-bind-data", data_fd(data), f"/etc/{name}"]
         for link in ("bin", "sbin", "lib", "lib64"):
             target = Path("/") / link
             if target.is_symlink():
@@ -112,43 +193,109 @@ class Sandbox:
             "/proc",
             "--dev",
             "/dev",
+            "--size",
+            str(self.limits.tmp),
             "--tmpfs",
             "/tmp",
             "--bind",
-            str(self.scratch),
+            staged_path(self.scratch),
             HOME,
-            "--ro-bind",
-            str(self.kubeconfig),
+            "--perms",
+            "0400",
+            "--ro-bind-data",
+            data_fd(Path(self.kubeconfig).read_bytes()),
             f"{HOME}/.kube/config",
             "--ro-bind",
-            self.kubectl,
+            staged_path(self.kubectl),
             "/opt/kubeproof/bin/kubectl",
             "--chdir",
             HOME,
             "--clearenv",
-            "--setenv",
-            "HOME",
-            HOME,
-            "--setenv",
-            "KUBECONFIG",
-            f"{HOME}/.kube/config",
-            "--setenv",
-            "PATH",
-            "/opt/kubeproof/bin:/usr/local/bin:/usr/bin:/bin",
-            "--setenv",
-            "TERM",
-            "dumb",
-            "--setenv",
-            "LANG",
-            "C.UTF-8",
         ]
-        for tool in sorted(self.tools.iterdir()) if self.tools else []:
-            args += ["--ro-bind", str(tool), f"/opt/kubeproof/bin/{tool.name}"]
-        for bind in self.binds:
-            args += ["--bind" if bind.writable else "--ro-bind", str(bind.host), bind.inside]
-        for name, value in self.env.items():
+        env = {
+            "HOME": HOME,
+            "USER": "agent",
+            "KUBECONFIG": f"{HOME}/.kube/config",
+            "PATH": "/opt/kubeproof/bin:/usr/local/bin:/usr/bin:/bin",
+            "TERM": "dumb",
+            "LANG": "C.UTF-8",
+        }
+        for name, value in {**env, **self.env}.items():
             args += ["--setenv", name, value]
-        return [*args, "/bin/sh", "-c", command]
+        for t in sorted(self.tools.iterdir()) if self.tools else []:
+            args += ["--ro-bind", staged_path(t), f"/opt/kubeproof/bin/{t.name}"]
+        for bind in self.binds:
+            if bind.writable:
+                chown_tree(bind.host, self.uid)
+            flag = "--bind" if bind.writable else "--ro-bind"
+            args += [flag, staged_path(bind.host), bind.inside]
+        filter_fd = data_fd(self.filter)
+        return [*args, "--seccomp", filter_fd, "/bin/sh", "-c", command]
+
+    def _prefix(self, staged: list[str], group: CommandGroup | None) -> list[str]:
+        """The root helpers before bwrap: a private mount namespace in which each bind
+        source is staged under STAGE (so the agent's uid, which cannot search /root or a
+        trial directory, can reach it) and, once in the command's control groups, the
+        rlimits, the network namespace and the agent's host uid."""
+        lines = ["set -e"]
+        if group is not None:
+            lines += [f"echo $$ > {shlex.quote(f'{d}/cgroup.procs')}" for d in group.dirs]
+        lines.append(f"mount -t tmpfs -o mode=0755,size=64k kubeproof-stage {STAGE}")
+        for i, source in enumerate(staged):
+            point = f"{STAGE}/{i}"
+            make = "mkdir" if Path(source).is_dir() else "touch"
+            lines.append(f"{make} {point} && mount --bind {shlex.quote(source)} {point}")
+        lines.append('exec "$@"')
+        limits = self.limits.prlimit_args(bool(self.cgroups))
+        return [
+            *(self.helpers["unshare"], "--mount", "--propagation", "private", "--"),
+            *("/bin/sh", "-c", "\n".join(lines), "sh"),
+            *(self.helpers["prlimit"], *limits, "--"),
+            *(self.helpers["nsenter"], f"--net={self.network.path}", "--"),
+            *(self.helpers["setpriv"], f"--reuid={self.uid}", f"--regid={self.uid}"),
+            *("--clear-groups", "--"),
+        ]
+
+    @contextmanager
+    def popen(self, command: str, **kwargs):
+        """The command running in the sandbox (a subprocess.Popen), cleaned up on exit."""
+        fds: list[int] = []
+        staged: list[str] = []
+        group = None
+        try:
+            if self.scratch.stat().st_uid != self.uid:
+                os.chown(self.scratch, self.uid, self.uid)
+            bwrap = self._bwrap_args(command, fds, staged)
+            if self.cgroups:
+                name = f"kubeproof-{self.uid}-{next(_serial)}"
+                group = CommandGroup(self.cgroups, self.limits, name)
+            proc = subprocess.Popen(
+                [*self._prefix(staged, group), *bwrap],
+                pass_fds=fds,
+                env={"PATH": HOST_PATH},
+                start_new_session=True,
+                **kwargs,
+            )
+            for fd in fds:
+                os.close(fd)
+            fds = []
+            proc.group = group  # type: ignore[attr-defined]
+            try:
+                yield proc
+            finally:
+                if proc.poll() is None:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        finally:
+            for fd in fds:
+                os.close(fd)
+            if group is not None:
+                group.remove()
+
+    def interactive(self, command: str, stdin=None) -> int:
+        """Run `command` attached to the terminal (or `stdin`); its exit code."""
+        with self.popen(command, stdin=stdin) as proc:
+            return proc.wait()
 
     def run(
         self,
@@ -159,30 +306,41 @@ class Sandbox:
     ) -> CommandResult:
         limit = timeout or self.timeout
         started = time.monotonic()
-        proc = subprocess.Popen(
-            self.argv(command),
-            stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
-        )
-        timed_out = False
-        try:
-            out, err = proc.communicate(input=stdin, timeout=limit)
-        except subprocess.TimeoutExpired:
-            timed_out = True
-            os.killpg(proc.pid, signal.SIGKILL)
-            out, err = proc.communicate()
-        stdout, cut_out = truncate(out, output_limit)
-        stderr, cut_err = truncate(err, output_limit)
-        if timed_out:
-            stderr += f"\nkubeproof: command timed out after {limit:g}s and was killed\n"
+        notes = []
+        pipes = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+        with self.popen(
+            command, stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE, **pipes
+        ) as proc:
+            capture = Capture(proc, stdin, output_limit)
+            timed_out = False
+            while not capture.wait(0.25):
+                if time.monotonic() - started > limit:
+                    timed_out = True
+                    notes.append(f"command timed out after {limit:g}s and was killed")
+                    break
+                if usage(self.scratch, self.limits.scratch) > self.limits.scratch:
+                    notes.append(
+                        f"the home directory went over its {self.limits.scratch >> 20} MiB "
+                        "limit; the command was killed"
+                    )
+                    break
+            if notes:
+                os.killpg(proc.pid, signal.SIGKILL)
+            code = proc.wait()
+            stdout, stderr, cut = capture.finish()
+            if proc.group is not None and proc.group.oom_killed():
+                notes.append(
+                    f"the command went over its {self.limits.memory >> 20} MiB memory limit "
+                    "and was killed"
+                )
+        for note in notes:
+            stderr += f"\nkubeproof: {note}\n"
         return CommandResult(
             command,
-            124 if timed_out else proc.returncode,
+            124 if timed_out else (128 - code if code < 0 else code),
             stdout,
             stderr,
             round(time.monotonic() - started, 3),
             timed_out,
-            cut_out or cut_err,
+            cut,
         )

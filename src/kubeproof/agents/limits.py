@@ -1,0 +1,203 @@
+"""Resource limits of the sandbox: processes, memory, open files, file size and disk.
+
+Each agent command runs in a control group of its own when the machine lets the harness make
+one (cgroup v1 `memory` and `pids` hierarchies, or cgroup v2 with both controllers delegated
+to the harness's group), capping its memory (swap included) and its number of tasks; the
+group is removed when the command ends. Always, whatever the cgroups: rlimits on processes
+(counted per host uid, and as root every sandbox gets a host uid of its own), open files,
+the size of one file and core dumps, and — only where no memory cgroup exists — the address
+space. /tmp is a tmpfs of fixed size; the scratch home is watched by the sandbox and a
+command that takes it over its quota is killed.
+"""
+
+import itertools
+import os
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+MiB = 1 << 20
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+# as root, each sandbox's agent is a host uid of its own in this range (never a real user's):
+# RLIMIT_NPROC counts per uid, and no two trials' agents share files or signals
+AGENT_UID_BASE = 1_900_000_000
+AGENT_UID_SPAN = 1 << 24
+_serial = itertools.count()
+
+
+@dataclass(frozen=True)
+class Limits:
+    processes: int = 256  # tasks (threads count: Go's kubectl runs ~10)
+    memory: int = 1024 * MiB  # memory cgroup, swap included
+    address_space: int = 8192 * MiB  # RLIMIT_AS, only where no memory cgroup exists
+    open_files: int = 1024
+    file_size: int = 256 * MiB  # one file, anywhere
+    tmp: int = 256 * MiB  # the /tmp tmpfs
+    scratch: int = 512 * MiB  # the home directory, summed over its files
+
+    def prlimit_args(self, memory_cgroup: bool) -> list[str]:
+        args = [
+            f"--nproc={self.processes}",
+            f"--nofile={self.open_files}",
+            f"--fsize={self.file_size}",
+            "--core=0",
+        ]
+        if not memory_cgroup:
+            args.append(f"--as={self.address_space}")
+        return args
+
+
+def agent_uid() -> int:
+    """A host uid for one sandbox's agent (as root; otherwise the caller's own)."""
+    if os.geteuid() != 0:
+        return os.getuid()
+    slot = (os.getpid() * 4096 + next(_serial)) % AGENT_UID_SPAN
+    return AGENT_UID_BASE + slot
+
+
+def _own_group(controller: str | None) -> str | None:
+    """This process's group in a v1 hierarchy (`controller`) or the v2 one (None)."""
+    try:
+        lines = Path("/proc/self/cgroup").read_text().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        _, names, path = line.split(":", 2)
+        if (controller is None and names == "") or controller in names.split(","):
+            return path
+    return None
+
+
+def _writable(directory: Path) -> bool:
+    return directory.is_dir() and os.access(directory, os.W_OK)
+
+
+def cgroup_parents() -> dict[str, Path]:
+    """Where per-command groups can be made: {"memory": dir, "pids": dir}, empty if nowhere."""
+    found: dict[str, Path] = {}
+    for controller in ("memory", "pids"):
+        own = _own_group(controller)
+        base = CGROUP_ROOT / controller
+        if own is not None and _writable(base / own.lstrip("/")):
+            found[controller] = base / own.lstrip("/")
+    if len(found) == 2:
+        return found
+    own = _own_group(None)  # cgroup v2: both controllers delegated to our group's children
+    for base in (CGROUP_ROOT, CGROUP_ROOT / "unified"):
+        if own is None or not (base / "cgroup.controllers").exists():
+            continue
+        group = base / own.lstrip("/")
+        try:
+            enabled = (group / "cgroup.subtree_control").read_text().split()
+        except OSError:
+            continue
+        if {"memory", "pids"} <= set(enabled) and _writable(group):
+            return {"memory": group, "pids": group}
+    return {}
+
+
+class CommandGroup:
+    """The control group(s) of one command: made before it starts, removed after."""
+
+    def __init__(self, parents: dict[str, Path], limits: Limits, name: str):
+        self.dirs: list[Path] = []
+        unified = len(parents) == 2 and parents["memory"] == parents["pids"]
+        try:
+            if unified:
+                d = self._make(parents["memory"] / name)
+                (d / "memory.max").write_text(str(limits.memory))
+                if (d / "memory.swap.max").exists():
+                    (d / "memory.swap.max").write_text("0")
+                (d / "pids.max").write_text(str(limits.processes))
+            elif parents:
+                m = self._make(parents["memory"] / name)
+                (m / "memory.limit_in_bytes").write_text(str(limits.memory))
+                if (m / "memory.memsw.limit_in_bytes").exists():
+                    (m / "memory.memsw.limit_in_bytes").write_text(str(limits.memory))
+                p = self._make(parents["pids"] / name)
+                (p / "pids.max").write_text(str(limits.processes))
+        except OSError:
+            self.remove()
+            raise
+
+    def _make(self, d: Path) -> Path:
+        d.mkdir()
+        self.dirs.append(d)
+        return d
+
+    def join_script(self) -> str:
+        """Shell that moves itself into the group(s), then runs its arguments."""
+        moves = "".join(f"echo $$ > '{d}/cgroup.procs' && " for d in self.dirs)
+        return f'{moves}exec "$@"'
+
+    def oom_killed(self) -> bool:
+        for d in self.dirs:
+            for name in ("memory.events", "memory.oom_control"):
+                try:
+                    text = (d / name).read_text()
+                except OSError:
+                    continue
+                for line in text.splitlines():
+                    key, _, value = line.partition(" ")
+                    if key == "oom_kill" and value.strip() not in ("", "0"):
+                        return True
+        return False
+
+    def remove(self) -> None:
+        for d in reversed(self.dirs):
+            for _ in range(50):  # the last processes may take a moment to be reaped
+                try:
+                    d.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    time.sleep(0.02)
+        self.dirs = []
+
+
+def usage(directory: Path, cap: int) -> int:
+    """Bytes under `directory` (allocated blocks, symlinks not followed); stops counting past
+    `cap`. A directory of very many entries counts as over the cap."""
+    total, entries, stack = 0, 0, [str(directory)]
+    while stack and total <= cap:
+        try:
+            with os.scandir(stack.pop()) as it:
+                for entry in it:
+                    entries += 1
+                    if entries > 200_000:
+                        return cap + 1
+                    try:
+                        st = entry.stat(follow_symlinks=False)
+                    except OSError:
+                        continue
+                    total += st.st_blocks * 512
+                    if entry.is_dir(follow_symlinks=False):
+                        stack.append(entry.path)
+        except OSError:
+            continue
+    return total
+
+
+def chown_tree(path: Path, uid: int) -> None:
+    """Hand a directory the harness made (and what the harness put in it) to the agent's uid."""
+    if os.geteuid() != 0 or not path.exists():
+        return
+    os.lchown(path, uid, uid)
+    if path.is_dir() and not path.is_symlink():
+        for root, dirs, files in os.walk(path):
+            for name in dirs + files:
+                os.lchown(os.path.join(root, name), uid, uid)
+
+
+def tool(name: str) -> str:
+    path = shutil.which(name, path="/usr/sbin:/usr/bin:/sbin:/bin")
+    if not path:
+        from kubeproof.errors import KubeproofError
+
+        raise KubeproofError(
+            f"{name} is not installed: the sandbox needs it",
+            hint="install util-linux (Debian/Ubuntu: apt-get install util-linux)",
+        )
+    return path

@@ -1,0 +1,176 @@
+"""The sandbox's network: a network namespace of its own whose only way out is a forwarder the
+harness owns, to the trial's apiserver.
+
+The harness creates the namespace from a thread of its own (network namespaces are per
+thread): the thread unshares CLONE_NEWNET, brings up loopback, and opens there a listening
+socket on the apiserver's own address and port (`127.0.X.Y:6443` for an embedded cluster), so
+the agent's kubeconfig, the apiserver's certificate and stock kubectl work unchanged. Each
+connection accepted there is relayed by the harness, from the host's namespace, to the
+apiserver and nowhere else. The namespace has no other interface and no route: etcd, the
+controller-manager's and scheduler's ports, other trials' apiservers and everything off the
+machine are unreachable. Agent commands join the namespace (`nsenter --net`) before
+bubblewrap drops them to an unprivileged user, which holds no capability over it.
+
+A server named by hostname is listened for on 127.0.0.2 and named in the sandbox's
+/etc/hosts; a non-loopback IP address is added to the namespace's loopback interface.
+Creating a network namespace needs CAP_SYS_ADMIN: as another user the sandbox refuses
+(see `kubeproof doctor`).
+"""
+
+import contextlib
+import ctypes
+import fcntl
+import ipaddress
+import os
+import socket
+import struct
+import subprocess
+import threading
+import weakref
+from urllib.parse import urlsplit
+
+from kubeproof.errors import KubeproofError
+
+CLONE_NEWNET = 0x40000000  # include/uapi/linux/sched.h
+SIOCGIFFLAGS, SIOCSIFFLAGS, IFF_UP = 0x8913, 0x8914, 0x1  # include/uapi/linux/sockios.h, if.h
+MAX_CONNECTIONS = 64  # at once; more are refused (the agent cannot tie up harness threads)
+HOSTNAME_ADDRESS = "127.0.0.2"
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+class NetnsUnavailable(KubeproofError):
+    pass
+
+
+def _unshare_net() -> None:
+    if _libc.unshare(CLONE_NEWNET) != 0:
+        err = ctypes.get_errno()
+        raise NetnsUnavailable(
+            f"cannot create a network namespace for the sandbox: {os.strerror(err)}",
+            hint="agent commands run in a network namespace of their own, which needs root "
+            "(CAP_SYS_ADMIN); run kubeproof as root (as CI does) — `kubeproof doctor` checks",
+        )
+
+
+def _loopback_up() -> None:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        ifreq = struct.pack("16sH14x", b"lo", 0)
+        flags = struct.unpack("16sH14x", fcntl.ioctl(s, SIOCGIFFLAGS, ifreq))[1]
+        fcntl.ioctl(s, SIOCSIFFLAGS, struct.pack("16sH14x", b"lo", flags | IFF_UP))
+
+
+def _pump(src: socket.socket, dst: socket.socket) -> None:
+    try:
+        while data := src.recv(65536):
+            dst.sendall(data)
+    except OSError:
+        pass
+    finally:
+        for s in (src, dst):
+            with contextlib.suppress(OSError):
+                s.shutdown(socket.SHUT_RDWR)
+
+
+def _serve(listener: socket.socket, target: tuple, slots: threading.BoundedSemaphore) -> None:
+    """Accept in the sandbox's namespace, connect from the host's (this thread's)."""
+    while True:
+        try:
+            inside, _ = listener.accept()
+        except OSError:
+            return  # closed: the sandbox is gone
+        if not slots.acquire(blocking=False):
+            inside.close()
+            continue
+        threading.Thread(target=_relay, args=(inside, target, slots), daemon=True).start()
+
+
+def _relay(inside: socket.socket, target: tuple, slots: threading.BoundedSemaphore) -> None:
+    try:
+        with inside, socket.create_connection(target, timeout=10) as outside:
+            outside.settimeout(None)
+            back = threading.Thread(target=_pump, args=(outside, inside), daemon=True)
+            back.start()
+            _pump(inside, outside)
+            back.join()
+    except OSError:
+        pass
+    finally:
+        slots.release()
+
+
+class ApiForwarder:
+    """A network namespace whose only reachable service is `server` (the URL in the agent's
+    kubeconfig). `fd` names the namespace (for `nsenter --net=/proc/self/fd/FD`); `hosts`
+    holds the /etc/hosts line the sandbox needs when the server is named by hostname."""
+
+    def __init__(self, server: str | None):
+        """`server` None: a namespace with nothing to reach at all."""
+        address, self.hosts, self.listen, target = None, "", None, None
+        if server is not None:
+            url = urlsplit(server)
+            if not url.hostname:
+                raise KubeproofError(f"the agent's kubeconfig names no server host: {server!r}")
+            port = url.port or (443 if url.scheme == "https" else 80)
+            try:
+                address = ipaddress.ip_address(url.hostname)
+                self.listen = (str(address), port)
+            except ValueError:
+                self.listen = (HOSTNAME_ADDRESS, port)
+                self.hosts = f"{HOSTNAME_ADDRESS}\t{url.hostname}\n"
+            target = socket.getaddrinfo(url.hostname, port, type=socket.SOCK_STREAM)[0][4]
+        self.target = target
+        made: dict = {}
+        thread = threading.Thread(target=self._make, args=(address, made), daemon=True)
+        thread.start()
+        thread.join()
+        if "error" in made:
+            raise made["error"]
+        self.fd, listener = made["fd"], made.get("listener")
+        if listener is not None:
+            slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+            threading.Thread(target=_serve, args=(listener, target, slots), daemon=True).start()
+        self._finalizer = weakref.finalize(self, ApiForwarder._close, self.fd, listener)
+
+    def _make(self, address, made: dict) -> None:
+        """In a thread of its own, which the namespace change ends with."""
+        try:
+            _unshare_net()
+            _loopback_up()
+            if address is not None and not address.is_loopback:
+                bits = 32 if address.version == 4 else 128
+                subprocess.run(  # forked from this thread: inside the namespace
+                    ["ip", "addr", "add", f"{address}/{bits}", "dev", "lo"],
+                    check=True,
+                    capture_output=True,
+                    env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin"},
+                )
+            made["fd"] = os.open("/proc/thread-self/ns/net", os.O_RDONLY | os.O_CLOEXEC)
+            if self.listen is None:
+                return
+            family = socket.AF_INET6 if ":" in self.listen[0] else socket.AF_INET
+            listener = socket.socket(family, socket.SOCK_STREAM)
+            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            listener.bind(self.listen)
+            listener.listen(64)
+            made["listener"] = listener
+        except NetnsUnavailable as exc:
+            made["error"] = exc
+        except (OSError, subprocess.CalledProcessError) as exc:
+            made["error"] = NetnsUnavailable(f"cannot set up the sandbox's network: {exc}")
+
+    @property
+    def path(self) -> str:
+        """The namespace as a path a root helper can open (`nsenter --net=PATH`); no
+        descriptor of it is ever passed down to the sandbox."""
+        return f"/proc/{os.getpid()}/fd/{self.fd}"
+
+    @staticmethod
+    def _close(fd: int, listener: socket.socket | None) -> None:
+        if listener is not None:
+            with contextlib.suppress(OSError):
+                listener.shutdown(socket.SHUT_RDWR)
+            listener.close()
+        os.close(fd)
+
+    def close(self) -> None:
+        self._finalizer()
