@@ -492,7 +492,10 @@ def test_signing_key_resolution_order(key_env, tmp_path):
     assert fingerprint(load_signing_key(tmp_path / "explicit.pem")) == fingerprint(explicit)
     from_seed = load_signing_key()
     assert from_seed.private_bytes_raw() == seed
-    key_env.delenv(keyfiles.KEY_ENV)
+    # read once and held in memory: gone from the environment every child inherits
+    assert keyfiles.KEY_ENV not in os.environ
+    assert load_signing_key().private_bytes_raw() == seed
+    keyfiles.forget_environment_key()
     assert fingerprint(load_signing_key()) == fingerprint(from_file)
 
 

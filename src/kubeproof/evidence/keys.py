@@ -6,6 +6,11 @@ at `$XDG_DATA_HOME/kubeproof/evidence/signing-key.pem`, created on first use. Ne
 lives only as long as the process: a chain signed by a key nobody kept cannot be checked
 against anything.
 
+`KUBEPROOF_EVIDENCE_KEY` is read once — when this module is first imported, before the harness
+starts any child — and taken out of the process's environment, so no child (cluster
+components, node simulator workloads, the agent's sandbox) inherits it; the seed is held in
+memory from then on.
+
 A key is named by its fingerprint, "SHA256:" + hex SHA-256 of the 32 raw public key bytes.
 """
 
@@ -26,6 +31,24 @@ KEY_ENV = "KUBEPROOF_EVIDENCE_KEY"
 KEY_FILE_ENV = "KUBEPROOF_EVIDENCE_KEY_FILE"
 PRIVATE_KEY_NAME = "signing-key.pem"
 PUBLIC_KEY_NAME = "public-key.pem"
+_held: str | None = None  # $KUBEPROOF_EVIDENCE_KEY, once taken out of the environment
+
+
+def _environment_seed() -> str | None:
+    """$KUBEPROOF_EVIDENCE_KEY: taken out of os.environ the first time it is seen, then held."""
+    global _held
+    if value := os.environ.pop(KEY_ENV, None):
+        _held = value
+    return _held
+
+
+def forget_environment_key() -> None:
+    """Drop the seed taken from $KUBEPROOF_EVIDENCE_KEY (for tests)."""
+    global _held
+    _held = None
+
+
+_environment_seed()  # at import, before any child process exists
 
 
 def generate() -> Ed25519PrivateKey:
@@ -126,7 +149,7 @@ def key_source(path: Path | None = None) -> str:
     """Where load_signing_key(path) takes its key from, in words."""
     if path is not None:
         return str(path)
-    if os.environ.get(KEY_ENV):
+    if _environment_seed():
         return f"${KEY_ENV}"
     if os.environ.get(KEY_FILE_ENV):
         return os.environ[KEY_FILE_ENV]
@@ -138,8 +161,12 @@ def load_signing_key(path: Path | None = None) -> Ed25519PrivateKey:
     else the per-user key (created on first use)."""
     if path is not None:
         return load_private(path)
-    if seed := os.environ.get(KEY_ENV):
-        return _from_seed(seed)
+    if seed := _environment_seed():
+        try:
+            return _from_seed(seed)
+        except KubeproofError:
+            forget_environment_key()  # a bad seed is reported once, not held
+            raise
     if key_file := os.environ.get(KEY_FILE_ENV):
         return load_private(Path(key_file))
     default = default_key_path()
