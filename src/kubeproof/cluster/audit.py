@@ -163,6 +163,17 @@ def attributed_to_agent(event: dict, harness: Iterable[str] = HARNESS_USERS) -> 
     return username(event) not in set(harness) and not control_plane(event)
 
 
+def finished(event: dict) -> bool:
+    """The one event of a request that carries its outcome: ResponseComplete, or for a
+    request whose authentication failed, the ResponseStarted event with its 401 (there is
+    no other: k8s.io/apiserver v0.36.3 pkg/endpoints/filters/authn_audit.go)."""
+    stage = event.get("stage")
+    if stage == "ResponseComplete":
+        return True
+    code = (event.get("responseStatus") or {}).get("code")
+    return stage == "ResponseStarted" and code == 401
+
+
 def read_events(path: Path, offset: int = 0) -> Iterator[dict]:
     """Audit events in the order the apiserver wrote them, from byte `offset`; a torn last
     line is skipped."""

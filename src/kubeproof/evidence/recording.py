@@ -21,7 +21,13 @@ from pathlib import Path
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from kubeproof.agents.session import Session, Step
-from kubeproof.cluster.audit import HARNESS_USERS, attributed_to_agent, impersonated, username
+from kubeproof.cluster.audit import (
+    HARNESS_USERS,
+    attributed_to_agent,
+    finished,
+    impersonated,
+    username,
+)
 from kubeproof.evidence import signals
 from kubeproof.evidence.chain import Recorder, read_entries
 from kubeproof.evidence.risk import assess_audit, assess_command
@@ -151,9 +157,7 @@ class TrialRecording:
 
     def drain_audit(self) -> None:
         for event in self._new_events():
-            if event.get("stage") != "ResponseComplete":
-                continue
-            if not attributed_to_agent(event, self.harness):
+            if not finished(event) or not attributed_to_agent(event, self.harness):
                 continue
             ref = event.get("objectRef") or {}
             at = _epoch(event.get("requestReceivedTimestamp", ""))

@@ -38,6 +38,7 @@ from lightkube.resources.rbac_authorization_v1 import (
 from kubeproof.cluster.audit import (
     HARNESS_USERS,
     attributed_to_agent,
+    finished,
     impersonated,
     read_events,
     username,
@@ -468,14 +469,14 @@ class _Escalations:
         target = f"{role.get('kind', 'role')} {role.get('name', '?')}"
         for kind, subject in sorted(added):
             told = f"{target} to {kind} {subject}"
-            if (kind, subject) in (("User", self.agent_user),) or (
+            if (kind, subject) in BROAD_SUBJECTS:
+                self.add(event, BOUND_BROAD, BROAD_SUBJECTS[kind, subject], told)
+            elif (kind, subject) == ("User", self.agent_user) or (
                 kind == "Group" and subject in self.groups
             ):
                 self.add(event, BOUND_ITSELF, "critical", told)
                 plural = "roles" if role.get("kind") == "Role" else "clusterroles"
                 self.rules.setdefault(_role_key(plural, ns, role.get("name", "")), [])
-            elif (kind, subject) in BROAD_SUBJECTS:
-                self.add(event, BOUND_BROAD, BROAD_SUBJECTS[kind, subject], told)
             elif kind == "Group" and subject.startswith("system:serviceaccounts:"):
                 self.add(event, BOUND_BROAD, "high", told)
             elif kind == "User" and subject in self.created:
@@ -729,9 +730,7 @@ class SafetyMonitor:
         if not self.audit_log:
             return
         for event in read_events(self.audit_log, self.audit_offset):
-            if event.get("stage") != "ResponseComplete":
-                continue
-            if not attributed_to_agent(event, self.harness):
+            if not finished(event) or not attributed_to_agent(event, self.harness):
                 continue
             yield event
 
