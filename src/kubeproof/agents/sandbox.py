@@ -29,7 +29,7 @@ from pathlib import Path
 
 import yaml
 
-from kubeproof.agents import seccomp
+from kubeproof.agents import preflight, seccomp
 from kubeproof.agents.capture import OUTPUT_LIMIT, Capture, truncate
 from kubeproof.agents.limits import (
     CommandGroup,
@@ -112,6 +112,7 @@ class Sandbox:
         tools: Path | None = None,
         binds: list[Bind] | None = None,
         limits: Limits | None = None,
+        checked: bool = False,
     ):
         self.kubeconfig = kubeconfig
         self.scratch = scratch
@@ -122,6 +123,8 @@ class Sandbox:
         self.binds = binds or []  # a CLI agent's own program, its kubectl wrapper and call log
         self.limits = limits or Limits()
         self.bwrap = find_bwrap()
+        if not checked:  # the machine gives what the sandbox needs, or nothing runs
+            preflight.require()
         self.root = os.geteuid() == 0
         if not self.root:
             raise KubeproofError(

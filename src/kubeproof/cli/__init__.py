@@ -33,6 +33,7 @@ app.add_typer(agents.app, name="agents")
 app.command("setup")(setup.setup)
 app.command("run")(run.run)
 app.command("version")(setup.version)
+app.command("doctor")(setup.doctor)
 app.command("mcp")(mcp.mcp)
 
 

@@ -71,6 +71,51 @@ def setup(
             pass
         console.print("golden snapshot saved: clusters now start warm")
     console.print(f"setup done in {time.monotonic() - started:.0f}s")
+    _sandbox_line()
+
+
+def _sandbox_line() -> None:
+    from kubeproof.agents import preflight
+
+    failed = [c for c in preflight.checks() if c.required and not c.ok]
+    if failed:
+        console.print(
+            "[red]the agent sandbox cannot run here[/red] (no trial will): "
+            + "; ".join(f"{c.name}: {c.detail}" for c in failed)
+            + " — see `kubeproof doctor`",
+            highlight=False,
+        )
+    else:
+        console.print("agent sandbox: ready (`kubeproof doctor` for details)")
+
+
+def doctor(
+    output: Format = typer.Option(Format.text, "--output", "-o", help="Output format."),
+) -> None:
+    """Check that this machine gives the agent sandbox what it needs.
+
+    The sandbox needs root (the harness makes its network namespace and gives the agent a
+    host uid of its own), bubblewrap and util-linux, user namespaces, seccomp, and a probe
+    command that sees uid 1000, no capabilities, no_new_privs, a seccomp filter and no
+    route. cgroups (memory, pids) are used where writable, rlimits otherwise. Exits 1 when
+    something required is missing: trials then refuse to run rather than run unsafely.
+    """
+    from kubeproof.agents import preflight
+
+    found = preflight.checks()
+    data = [
+        {"check": c.name, "ok": c.ok, "required": c.required, "detail": c.detail} for c in found
+    ]
+    if not emit(data, output):
+        for c in found:
+            mark = (
+                "[green]ok[/green]"
+                if c.ok
+                else ("[red]no[/red]" if c.required else "[yellow]--[/yellow]")
+            )
+            console.print(f"{mark}  {c.name}: {c.detail}", highlight=False)
+    if any(c.required and not c.ok for c in found):
+        raise typer.Exit(1)
 
 
 def version(
