@@ -132,7 +132,9 @@ class Sandbox:
                 "are made by the harness",
                 hint="run kubeproof as root (as CI does); `kubeproof doctor` checks the machine",
             )
-        self.helpers = {n: tool(n) for n in ("unshare", "prlimit", "nsenter", "setpriv", "mount")}
+        self.helpers = {
+            n: tool(n) for n in ("unshare", "prlimit", "nsenter", "setpriv", "mount", "env")
+        }
         Path(STAGE).mkdir(parents=True, exist_ok=True)
         self.uid = agent_uid()
         self.cgroups = cgroup_parents()
@@ -256,7 +258,7 @@ class Sandbox:
             *(self.helpers["prlimit"], *limits, "--"),
             *(self.helpers["nsenter"], f"--net={self.network.path}", "--"),
             *(self.helpers["setpriv"], f"--reuid={self.uid}", f"--regid={self.uid}"),
-            *("--clear-groups", "--"),
+            *("--clear-groups", "--", self.helpers["env"], "-i"),  # bwrap's own: empty
         ]
 
     @contextmanager
@@ -276,6 +278,7 @@ class Sandbox:
                 [*self._prefix(staged, group), *bwrap],
                 pass_fds=fds,
                 env={"PATH": HOST_PATH},
+                cwd="/",
                 start_new_session=True,
                 **kwargs,
             )
