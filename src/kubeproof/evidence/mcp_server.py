@@ -23,6 +23,7 @@ from kubeproof.agents.sandbox import CommandResult, truncate
 from kubeproof.agents.session import Step
 from kubeproof.evidence.protocol import GUIDE, Protocol
 from kubeproof.evidence.recording import TrialRecording
+from kubeproof.scrub import Scrubber
 
 INSTRUCTIONS = (
     "Every call you make here is recorded in a signed evidence chain. Use run_kubectl for "
@@ -56,7 +57,10 @@ class RecordedKubectl:
         self.timeout = timeout
         self.recording = TrialRecording(evidence, key, audit_user, audit_log, agent)
         self.recording.start("mcp-session", agent, str(evidence), None, "")
-        self.protocol = Protocol(self.recording.recorder, self.recording.actor)
+        # key material out of the chain: the kubeconfig's credentials, the signing key's
+        # environment, whatever the client prints
+        self.scrubber = Scrubber.for_harness([kubeconfig])
+        self.protocol = Protocol(self.recording.recorder, self.recording.actor, self.scrubber)
         self.steps: list[Step] = []
         self.lock = threading.Lock()
 
@@ -82,12 +86,13 @@ class RecordedKubectl:
         seconds = round(time.time() - started, 3)
         command = shlex.join(["kubectl", *argv])
         with self.lock:
+            scrub = self.scrubber.text
             step = Step(
                 len(self.steps) + 1,
-                heredoc(command, stdin) if stdin else command,
+                scrub(heredoc(command, stdin) if stdin else command),
                 code,
-                stdout,
-                stderr,
+                scrub(stdout),
+                scrub(stderr),
                 seconds,
                 timed_out,
                 cut_out or cut_err,

@@ -19,6 +19,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from kubeproof import hostile
 from kubeproof.evidence.chain import ChainError, read_entries
 from kubeproof.evidence.entry import canonical
 
@@ -159,10 +160,11 @@ def check_trial_line(record: dict, line: dict, name: str) -> list[str]:
 
 
 def _load(path: Path) -> tuple[Any, str | None]:
-    """A result file, or why it cannot be read."""
+    """A result file, or why it cannot be read. Strict JSON: a file someone may have edited
+    must not say one thing to this parser and another to the next (duplicate keys)."""
     try:
-        return json.loads(path.read_text()), None
-    except (OSError, ValueError) as exc:
+        return hostile.loads_json(path.read_bytes(), path.name), None
+    except (OSError, hostile.HostileInput) as exc:
         return None, f"{path} cannot be read: {exc}"
 
 
