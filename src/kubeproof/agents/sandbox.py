@@ -235,6 +235,7 @@ class Sandbox:
             flag = "--bind" if bind.writable else "--ro-bind"
             args += [flag, staged_path(bind.host), bind.inside]
         filter_fd = data_fd(self.filter)
+        args += ["--remount-ro", "/"]  # the sandbox's own root too: only home and /tmp take writes
         return [*args, "--seccomp", filter_fd, "/bin/sh", "-c", command]
 
     def _prefix(self, staged: list[str], group: CommandGroup | None) -> list[str]:
@@ -336,8 +337,8 @@ class Sandbox:
             stdout, stderr, cut = capture.finish()
             if proc.group is not None and proc.group.oom_killed():
                 notes.append(
-                    f"the command went over its {self.limits.memory >> 20} MiB memory limit "
-                    "and was killed"
+                    f"the command went over its {self.limits.memory >> 20} MiB memory limit: "
+                    "the kernel killed a process of it"
                 )
         for note in notes:
             stderr += f"\nkubeproof: {note}\n"
