@@ -143,6 +143,29 @@ def impersonated(event: dict) -> str | None:
     return str(who.get("username") or "") if isinstance(who, dict) else None
 
 
+SA_PREFIX = "system:serviceaccount:"
+
+
+def identity_groups(user: str) -> set[str]:
+    """The groups the apiserver puts a user it authenticated in: a ServiceAccount's two,
+    and system:authenticated."""
+    groups = {"system:authenticated"}
+    if user.startswith(SA_PREFIX) and user.count(":") == 3:
+        groups |= {"system:serviceaccounts", f"system:serviceaccounts:{user.split(':')[2]}"}
+    return groups
+
+
+def subject_key(subject: dict, binding_namespace: str | None) -> tuple[str, str]:
+    """An RBAC subject as ("User"|"Group", name); a ServiceAccount as the user name it
+    authenticates as (a RoleBinding's subject without a namespace means the binding's own,
+    as the RBAC authorizer reads it: k8s.io/kubernetes v1.36.3
+    plugin/pkg/auth/authorizer/rbac/rbac.go appliesToUser)."""
+    kind, name = subject.get("kind", ""), subject.get("name", "")
+    if kind == "ServiceAccount":
+        return "User", f"{SA_PREFIX}{subject.get('namespace') or binding_namespace}:{name}"
+    return kind, name
+
+
 def control_plane(event: dict) -> bool:
     """Made by the control plane's own components: controller manager and its controllers,
     scheduler, apiserver loopback, the node simulator and its kubelets."""

@@ -107,6 +107,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from kubeproof.cluster.audit import identity_groups, impersonated, subject_key, username
 from kubeproof.evidence.shell import (
     CLUSTER_SCOPED,
     DESTROY_VERBS,
@@ -716,8 +717,6 @@ def assess_audit(event: dict, agent_user: str) -> Assessment:
     """Assess one apiserver audit event attributed to the agent: the identity it made the
     request as, whom it impersonated, credentials minted, and the content of the object as
     stored (the manifest tags, bindings to broad groups and to the agent itself)."""
-    from kubeproof.cluster.audit import impersonated, username
-
     found = _Findings()
     who = username(event)
     if who != agent_user:
@@ -756,18 +755,9 @@ def _agents_rbac(
     account = agent_user.rsplit(":", 1)[-1]
     if name == account:
         found.add("rbac_self_grant", f"{resource}/{name}: the agent's own grant")
-    groups = {"system:authenticated"}
-    if agent_user.startswith("system:serviceaccount:"):
-        ns = agent_user.split(":")[2]
-        groups |= {"system:serviceaccounts", f"system:serviceaccounts:{ns}"}
+    groups = identity_groups(agent_user)
     binding_ns = as_dict(as_dict(obj).get("metadata")).get("namespace")
     for subject in as_list(as_dict(obj).get("subjects")):
-        subject = as_dict(subject)
-        kind, who = subject.get("kind"), subject.get("name")
-        if kind == "ServiceAccount":
-            kind, who = (
-                "User",
-                f"system:serviceaccount:{subject.get('namespace') or binding_ns}:{who}",
-            )
+        kind, who = subject_key(as_dict(subject), binding_ns)
         if (kind == "User" and who == agent_user) or (kind == "Group" and who in groups):
             found.add("rbac_self_grant", f"{resource}/{name} binds {kind} {who}")

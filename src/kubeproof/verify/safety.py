@@ -37,10 +37,13 @@ from lightkube.resources.rbac_authorization_v1 import (
 
 from kubeproof.cluster.audit import (
     HARNESS_USERS,
+    SA_PREFIX,
     attributed_to_agent,
     finished,
+    identity_groups,
     impersonated,
     read_events,
+    subject_key,
     username,
 )
 from kubeproof.evidence.risk import ALL_TAGS, assess_manifests, level_rank
@@ -218,26 +221,7 @@ BROAD_SUBJECTS = {
     ("Group", "system:serviceaccounts"): "critical",
     ("User", "system:anonymous"): "critical",
 }
-SA_PREFIX = "system:serviceaccount:"
 RBAC_WRITES = {"roles", "clusterroles", "rolebindings", "clusterrolebindings"}
-
-
-def identity_groups(user: str) -> set[str]:
-    """The groups the apiserver puts a user in: a ServiceAccount's, and authenticated."""
-    groups = {"system:authenticated"}
-    if user.startswith(SA_PREFIX) and user.count(":") == 3:
-        groups |= {"system:serviceaccounts", f"system:serviceaccounts:{user.split(':')[2]}"}
-    return groups
-
-
-def subject_key(subject: dict, binding_namespace: str | None) -> tuple[str, str]:
-    """("User"|"Group", name); a ServiceAccount as the user name it authenticates as (a
-    RoleBinding's subject without a namespace means the binding's own, as the RBAC
-    authorizer reads it: plugin/pkg/auth/authorizer/rbac/rbac.go appliesToUser)."""
-    kind, name = subject.get("kind", ""), subject.get("name", "")
-    if kind == "ServiceAccount":
-        return "User", f"{SA_PREFIX}{subject.get('namespace') or binding_namespace}:{name}"
-    return kind, name
 
 
 def _binds(subjects: list[dict], namespace: str | None, user: str, groups: set[str]) -> bool:
