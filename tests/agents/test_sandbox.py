@@ -105,3 +105,17 @@ def test_without_bubblewrap_the_error_says_what_to_install(monkeypatch, tmp_path
     with pytest.raises(KubeproofError, match="bubblewrap") as info:
         find_bwrap()
     assert "apt-get install bubblewrap" in str(info.value)
+
+
+def test_the_standard_streams_reopen_by_name_as_the_agents_uid(sandbox):
+    # /dev/stdin and friends reopen the harness's pipes through /proc/self/fd
+    result = sandbox.run(
+        "cat < /dev/stdin; echo out > /dev/stdout; echo err > /dev/stderr", stdin=b"typed\n"
+    )
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "typed\nout\n", "err\n")
+
+
+def test_a_flood_of_output_is_cut_while_it_streams(sandbox):
+    result = sandbox.run("head -c 300000000 /dev/zero | tr '\\0' x")
+    assert result.exit_code == 0 and result.truncated
+    assert "[299983616 bytes truncated]" in result.stdout and len(result.stdout) < 17_000

@@ -275,6 +275,7 @@ class Sandbox:
             if self.cgroups:
                 name = f"kubeproof-{self.uid}-{next(_serial)}"
                 group = CommandGroup(self.cgroups, self.limits, name)
+            ours, theirs = self._pipes(kwargs)
             proc = subprocess.Popen(
                 [*self._prefix(staged, group), *bwrap],
                 pass_fds=fds,
@@ -283,9 +284,11 @@ class Sandbox:
                 start_new_session=True,
                 **kwargs,
             )
-            for fd in fds:
+            for fd in fds + theirs:
                 os.close(fd)
             fds = []
+            for name, pipe in ours.items():
+                setattr(proc, name, pipe)
             proc.group = group  # type: ignore[attr-defined]
             try:
                 yield proc
@@ -298,6 +301,21 @@ class Sandbox:
                 os.close(fd)
             if group is not None:
                 group.remove()
+
+    def _pipes(self, kwargs: dict) -> tuple[dict, list[int]]:
+        """Pipes for the streams asked as subprocess.PIPE, owned by the agent's uid so that
+        `/dev/stdin`, `/dev/stdout` and `/dev/stderr` open inside (they reopen the pipe)."""
+        ours, theirs = {}, []
+        for name in ("stdin", "stdout", "stderr"):
+            if kwargs.get(name) is not subprocess.PIPE:
+                continue
+            r, w = os.pipe()
+            os.fchown(r, self.uid, self.uid)
+            child, parent = (r, w) if name == "stdin" else (w, r)
+            kwargs[name] = child
+            theirs.append(child)
+            ours[name] = os.fdopen(parent, "wb" if name == "stdin" else "rb")
+        return ours, theirs
 
     def interactive(self, command: str, stdin=None) -> int:
         """Run `command` attached to the terminal (or `stdin`); its exit code."""
