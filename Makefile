@@ -43,8 +43,8 @@ test: setup lint $(VENV)/.local-model
 	if [ $$status -eq 5 ]; then echo "make test: pytest collected no tests" >&2; fi; \
 	exit $$status
 
-# Prove the whole task library: 562 trials on 2026-11-24, 8.1 s of wall time each at -j 2
-# (measured on 2 cores with other work running), so about 76 minutes; more under load
+# Prove the whole task library: 583 trials on 2026-11-24 in 82 minutes at -j 2 (8.5 s of
+# wall time each on 2 cores, with other work running at load 10-40); less on a quiet machine
 # (CI validates the changed tasks and a sample, see tests/runner/test_trials.py). When every task is valid it rewrites
 # tasks/VALIDATED.json (per task: content hash, counts, times; the commit): commit it.
 # Every verdict and proof is in <run directory>/validation.json.
