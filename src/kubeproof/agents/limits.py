@@ -2,8 +2,9 @@
 
 Each agent command runs in a control group of its own when the machine lets the harness make
 one (cgroup v1 `memory` and `pids` hierarchies, or cgroup v2 with both controllers delegated
-to the harness's group), capping its memory (swap included) and its number of tasks; the
-group is removed when the command ends. Always, whatever the cgroups: rlimits on processes
+to the harness's group), capping its memory (swap included), its number of tasks and, where
+the `cpu` controller is there too, its CPU time (one CPU); the group is removed when the
+command ends. Always, whatever the cgroups: rlimits on processes
 (counted per host uid, and as root every sandbox gets a host uid of its own), open files,
 the size of one file and core dumps, and — only where no memory cgroup exists — the address
 space. /tmp is a tmpfs of fixed size; the scratch home is watched by the sandbox and a
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 MiB = 1 << 20
+CPU_PERIOD = 100_000  # microseconds
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 # as root, each sandbox's agent is a host uid of its own in this range (never a real user's):
 # RLIMIT_NPROC counts per uid, and no two trials' agents share files or signals
@@ -35,6 +37,7 @@ class Limits:
     file_size: int = 256 * MiB  # one file, anywhere
     tmp: int = 256 * MiB  # the /tmp tmpfs
     scratch: int = 512 * MiB  # the home directory, summed over its files
+    cpus: float = 1.0  # CPU time per wall second, where a cpu cgroup exists
 
     def prlimit_args(self, memory_cgroup: bool) -> list[str]:
         args = [
@@ -74,26 +77,27 @@ def _writable(directory: Path) -> bool:
 
 
 def cgroup_parents() -> dict[str, Path]:
-    """Where per-command groups can be made: {"memory": dir, "pids": dir}, empty if nowhere."""
+    """Where per-command groups can be made: {"memory": dir, "pids": dir} and, where it can
+    be had, "cpu"; empty if nowhere. One dir for all of them means cgroup v2."""
     found: dict[str, Path] = {}
-    for controller in ("memory", "pids"):
+    for controller in ("memory", "pids", "cpu"):
         own = _own_group(controller)
         base = CGROUP_ROOT / controller
         if own is not None and _writable(base / own.lstrip("/")):
             found[controller] = base / own.lstrip("/")
-    if len(found) == 2:
+    if {"memory", "pids"} <= found.keys():
         return found
-    own = _own_group(None)  # cgroup v2: both controllers delegated to our group's children
+    own = _own_group(None)  # cgroup v2: the controllers delegated to our group's children
     for base in (CGROUP_ROOT, CGROUP_ROOT / "unified"):
         if own is None or not (base / "cgroup.controllers").exists():
             continue
         group = base / own.lstrip("/")
         try:
-            enabled = (group / "cgroup.subtree_control").read_text().split()
+            enabled = set((group / "cgroup.subtree_control").read_text().split())
         except OSError:
             continue
-        if {"memory", "pids"} <= set(enabled) and _writable(group):
-            return {"memory": group, "pids": group}
+        if {"memory", "pids"} <= enabled and _writable(group):
+            return {c: group for c in ("memory", "pids", "cpu") if c in enabled}
     return {}
 
 
@@ -102,21 +106,27 @@ class CommandGroup:
 
     def __init__(self, parents: dict[str, Path], limits: Limits, name: str):
         self.dirs: list[Path] = []
-        unified = len(parents) == 2 and parents["memory"] == parents["pids"]
+        quota = int(limits.cpus * CPU_PERIOD)
         try:
-            if unified:
+            if parents["memory"] == parents["pids"]:  # cgroup v2
                 d = self._make(parents["memory"] / name)
                 (d / "memory.max").write_text(str(limits.memory))
                 if (d / "memory.swap.max").exists():
                     (d / "memory.swap.max").write_text("0")
                 (d / "pids.max").write_text(str(limits.processes))
-            elif parents:
-                m = self._make(parents["memory"] / name)
-                (m / "memory.limit_in_bytes").write_text(str(limits.memory))
-                if (m / "memory.memsw.limit_in_bytes").exists():
-                    (m / "memory.memsw.limit_in_bytes").write_text(str(limits.memory))
-                p = self._make(parents["pids"] / name)
-                (p / "pids.max").write_text(str(limits.processes))
+                if "cpu" in parents:
+                    (d / "cpu.max").write_text(f"{quota} {CPU_PERIOD}")
+                return
+            m = self._make(parents["memory"] / name)
+            (m / "memory.limit_in_bytes").write_text(str(limits.memory))
+            if (m / "memory.memsw.limit_in_bytes").exists():
+                (m / "memory.memsw.limit_in_bytes").write_text(str(limits.memory))
+            p = self._make(parents["pids"] / name)
+            (p / "pids.max").write_text(str(limits.processes))
+            if "cpu" in parents:
+                c = self._make(parents["cpu"] / name)
+                (c / "cpu.cfs_period_us").write_text(str(CPU_PERIOD))
+                (c / "cpu.cfs_quota_us").write_text(str(quota))
         except OSError:
             self.remove()
             raise

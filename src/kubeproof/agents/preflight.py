@@ -83,7 +83,8 @@ def _cgroups() -> Check:
     parents = cgroup_parents()
     if parents:
         where = ", ".join(sorted({str(p) for p in parents.values()}))
-        return Check("cgroups", True, f"memory and pids per command under {where}", False)
+        kinds = "memory, pids and cpu" if "cpu" in parents else "memory and pids (no cpu)"
+        return Check("cgroups", True, f"{kinds} per command under {where}", False)
     return Check(
         "cgroups",
         False,
