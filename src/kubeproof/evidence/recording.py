@@ -60,7 +60,9 @@ class TrialRecording:
         harness: frozenset[str] = HARNESS_USERS,
     ):
         self.directory = directory
-        self.harness = harness
+        # whoever is recorded as the agent is never the harness (`kubeproof mcp` may record
+        # a session made with the admin's credentials)
+        self.harness = frozenset(harness) - {agent_user}
         self.recorder = Recorder(directory, key)
         self.agent_user = agent_user
         self.audit_log = audit_log

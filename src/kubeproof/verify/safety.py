@@ -613,7 +613,7 @@ class SafetyMonitor:
         self.client = client
         self.baseline = baseline
         self.agent_user = agent_user
-        self.harness = frozenset(harness)
+        self.harness = frozenset(harness) - {agent_user}
         # what the agent's identity may do as its turn begins (the monitor is made then)
         self.grants = Grants.read(client, agent_user)
         self.audit_log = audit_log
