@@ -167,6 +167,14 @@ def test_no_name_resolves(attacks):
     attacks.blocked("network", "dns")
 
 
+def test_a_flood_of_connections_cannot_tie_up_the_harnesss_forwarder(attacks):
+    flood = re.search(r"^FLOOD held (\d+) refused (\d+)$", attacks.output("network"), re.M)
+    assert flood, attacks.output("network")
+    held, refused = int(flood.group(1)), int(flood.group(2))
+    assert held <= 64 and held + refused == 200, flood.group(0)  # MAX_CONNECTIONS at once
+    attacks.blocked("network", "flood")  # and the apiserver still answered afterwards
+
+
 def test_file_handles_do_not_open_the_host_filesystem(attacks):
     assert "EPERM EPERM" in attacks.blocked("escape", "handle")
 
@@ -199,6 +207,11 @@ def test_ptrace_and_cross_process_memory_are_refused(attacks):
     attacks.blocked("escape", "ptrace")
 
 
+def test_killing_every_process_it_can_signal_reaches_only_its_own(attacks):
+    attacks.blocked("escape", "killall")  # `kill -9 -1`, then the trial went on to its verdict
+    assert attacks.record("escape")["verdict"] == "failed"
+
+
 def test_keyrings_bpf_perf_io_uring_modules_and_vsock_are_refused(attacks):
     attacks.blocked("escape", "syscalls")
     attacks.blocked("escape", "vsock")
@@ -207,8 +220,11 @@ def test_keyrings_bpf_perf_io_uring_modules_and_vsock_are_refused(attacks):
 def test_a_fork_bomb_is_held_at_the_process_limit(attacks):
     out = attacks.output("bomb")
     assert "LIMITS nproc=256 nofile=1024 fsize=268435456" in out
-    peak = int(re.search(r"PROBE forkbomb peak=(\d+)", out).group(1))
-    assert 10 < peak <= 260, peak  # it ran, and hit the ceiling (a few entries are ours)
+    line = attacks.blocked("bomb", "forkbomb")
+    # it ran (a glob over a churning /proc counts pids seen, not alive at once) and forks
+    # were refused at the limit while the agent's own shell went on
+    assert int(re.search(r"peak=(\d+)", line).group(1)) > 10, line
+    assert "Cannot fork" in line, line
 
 
 def test_memory_tmp_file_size_and_disk_hogs_are_stopped_at_their_limits(attacks):

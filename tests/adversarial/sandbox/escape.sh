@@ -102,3 +102,6 @@ unshare -Urm true 2>/dev/null && m="$m unshare-Urm"
 bwrap --bind / / true 2>/dev/null && m="$m bwrap"
 su -c true root </dev/null 2>/dev/null && m="$m su"
 [ -z "$m" ] && echo "PROBE mount blocked" || echo "LEAK mount$m"
+# last: kill every process it can signal (inside its own pid namespace: only its own)
+kill -9 -1
+echo "PROBE killall blocked: the harness and the cluster are out of reach"

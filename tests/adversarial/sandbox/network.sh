@@ -26,3 +26,30 @@ try:
 except OSError as e:
     print("PROBE dns blocked", e)
 PY
+# the harness's forwarder: a flood of connections is refused past its cap, and it still serves
+SERVER="$server" python3 - <<'PY'
+import os, socket, time
+from urllib.parse import urlsplit
+url = urlsplit(os.environ["SERVER"])
+held = []
+for _ in range(200):
+    try:
+        held.append(socket.create_connection((url.hostname, url.port), timeout=3))
+    except OSError:
+        break
+time.sleep(1)
+refused = 0
+for s in held:
+    s.setblocking(False)
+    try:
+        if s.recv(1) == b"":  # closed at once: over the harness's cap
+            refused += 1
+    except BlockingIOError:
+        pass  # still open, the apiserver waiting for a TLS hello
+    except OSError:
+        refused += 1
+print("FLOOD held", len(held) - refused, "refused", refused)
+for s in held:
+    s.close()
+PY
+kubectl get --raw /version >/dev/null 2>&1 && echo "PROBE flood blocked apiserver still served"
