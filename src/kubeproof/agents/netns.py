@@ -13,8 +13,11 @@ bubblewrap drops them to an unprivileged user, which holds no capability over it
 
 A server named by hostname is listened for on 127.0.0.2 and named in the sandbox's
 /etc/hosts; a non-loopback IP address is added to the namespace's loopback interface.
-Creating a network namespace needs CAP_SYS_ADMIN: as another user the sandbox refuses
-(see `kubeproof doctor`).
+
+Creating a network namespace needs CAP_SYS_ADMIN. As another user, the harness starts a
+holder instead (`python -m kubeproof.agents.netns`, in a user and network namespace of its
+own): it listens inside as above and hands each connection to a unix socket of the harness,
+which relays it to the apiserver; commands join the holder's namespaces.
 """
 
 import contextlib
@@ -22,11 +25,15 @@ import ctypes
 import fcntl
 import ipaddress
 import os
+import shutil
 import socket
 import struct
 import subprocess
+import sys
+import tempfile
 import threading
 import weakref
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from kubeproof.errors import KubeproofError
@@ -35,6 +42,7 @@ CLONE_NEWNET = 0x40000000  # include/uapi/linux/sched.h
 SIOCGIFFLAGS, SIOCSIFFLAGS, IFF_UP = 0x8913, 0x8914, 0x1  # include/uapi/linux/sockios.h, if.h
 MAX_CONNECTIONS = 64  # at once; more are refused (the agent cannot tie up harness threads)
 HOSTNAME_ADDRESS = "127.0.0.2"
+HOST_PATH = "/usr/sbin:/usr/bin:/sbin:/bin"
 _libc = ctypes.CDLL(None, use_errno=True)
 
 
@@ -71,7 +79,7 @@ def _pump(src: socket.socket, dst: socket.socket) -> None:
                 s.shutdown(socket.SHUT_RDWR)
 
 
-def _serve(listener: socket.socket, target: tuple, slots: threading.BoundedSemaphore) -> None:
+def _serve(listener: socket.socket, target, slots: threading.BoundedSemaphore) -> None:
     """Accept in the sandbox's namespace, connect from the host's (this thread's)."""
     while True:
         try:
@@ -84,9 +92,21 @@ def _serve(listener: socket.socket, target: tuple, slots: threading.BoundedSemap
         threading.Thread(target=_relay, args=(inside, target, slots), daemon=True).start()
 
 
-def _relay(inside: socket.socket, target: tuple, slots: threading.BoundedSemaphore) -> None:
+def _connect(target: tuple | str) -> socket.socket:
+    if isinstance(target, str):  # the harness's unix socket, from the holder
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            s.connect(target)
+        except OSError:
+            s.close()
+            raise
+        return s
+    return socket.create_connection(target, timeout=10)
+
+
+def _relay(inside: socket.socket, target, slots: threading.BoundedSemaphore) -> None:
     try:
-        with inside, socket.create_connection(target, timeout=10) as outside:
+        with inside, _connect(target) as outside:
             outside.settimeout(None)
             back = threading.Thread(target=_pump, args=(outside, inside), daemon=True)
             back.start()
@@ -100,8 +120,8 @@ def _relay(inside: socket.socket, target: tuple, slots: threading.BoundedSemapho
 
 class ApiForwarder:
     """A network namespace whose only reachable service is `server` (the URL in the agent's
-    kubeconfig). `fd` names the namespace (for `nsenter --net=/proc/self/fd/FD`); `hosts`
-    holds the /etc/hosts line the sandbox needs when the server is named by hostname."""
+    kubeconfig). `enter()` gives the nsenter options that put a command in it; `hosts` holds
+    the /etc/hosts line the sandbox needs when the server is named by hostname."""
 
     def __init__(self, server: str | None):
         """`server` None: a namespace with nothing to reach at all."""
@@ -119,6 +139,9 @@ class ApiForwarder:
                 self.hosts = f"{HOSTNAME_ADDRESS}\t{url.hostname}\n"
             target = socket.getaddrinfo(url.hostname, port, type=socket.SOCK_STREAM)[0][4]
         self.target = target
+        if os.geteuid() != 0:
+            self._hold(target)
+            return
         made: dict = {}
         thread = threading.Thread(target=self._make, args=(address, made), daemon=True)
         thread.start()
@@ -158,11 +181,54 @@ class ApiForwarder:
         except (OSError, subprocess.CalledProcessError) as exc:
             made["error"] = NetnsUnavailable(f"cannot set up the sandbox's network: {exc}")
 
-    @property
-    def path(self) -> str:
-        """The namespace as a path a root helper can open (`nsenter --net=PATH`); no
-        descriptor of it is ever passed down to the sandbox."""
-        return f"/proc/{os.getpid()}/fd/{self.fd}"
+    def _hold(self, target) -> None:
+        """As another user than root: a holder process owns the namespaces."""
+        self.fd = None
+        directory = tempfile.mkdtemp(prefix="kubeproof-net-")
+        path = os.path.join(directory, "apiserver.sock")
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        listener.bind(path)
+        listener.listen(64)
+        slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        threading.Thread(target=_serve, args=(listener, target, slots), daemon=True).start()
+        unshare = shutil.which("unshare", path=HOST_PATH) or "unshare"
+        listen = [self.listen[0], str(self.listen[1])] if self.listen else []
+        namespaces = [unshare, "--user", "--map-root-user", "--net", "--"]
+        holder = subprocess.Popen(
+            [*namespaces, sys.executable, "-m", "kubeproof.agents.netns", path, *listen],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            # the package this module is in, wherever it is installed
+            env={"PATH": HOST_PATH, "PYTHONPATH": str(Path(__file__).parents[2])},
+            cwd="/",
+        )
+        self._finalizer = weakref.finalize(self, ApiForwarder._release, holder, listener, directory)
+        if holder.stdout.readline() != b"ready\n":
+            holder.kill()
+            why = holder.stderr.read().decode(errors="replace").strip()[-500:]
+            self._finalizer()
+            raise NetnsUnavailable(
+                f"cannot make the sandbox's network namespace as an unprivileged user: {why}",
+                hint="user namespaces must be open to unprivileged users; `kubeproof doctor`",
+            )
+        self.holder = holder
+
+    def enter(self) -> list[str]:
+        """`nsenter` options that put a command in the namespace: by path as root (no
+        descriptor of it is ever passed down to the sandbox), else the holder's."""
+        if self.fd is not None:
+            return [f"--net=/proc/{os.getpid()}/fd/{self.fd}"]
+        return ["--preserve-credentials", "--user", "--net", f"--target={self.holder.pid}"]
+
+    @staticmethod
+    def _release(holder: subprocess.Popen, listener: socket.socket, directory: str) -> None:
+        holder.kill()
+        holder.wait()
+        for pipe in (holder.stdin, holder.stdout, holder.stderr):
+            pipe.close()
+        listener.close()
+        shutil.rmtree(directory, ignore_errors=True)
 
     @staticmethod
     def _close(fd: int, listener: socket.socket | None) -> None:
@@ -174,3 +240,29 @@ class ApiForwarder:
 
     def close(self) -> None:
         self._finalizer()
+
+
+def _holder(path: str, host: str | None = None, port: str | None = None) -> None:
+    """The holder (as root in a user namespace of its own, with its network namespace):
+    listen on the apiserver's address inside, relay to the harness's unix socket at `path`,
+    until the harness closes our stdin."""
+    _loopback_up()
+    if host is not None:
+        address = ipaddress.ip_address(host)
+        if not address.is_loopback:
+            bits = 32 if address.version == 4 else 128
+            subprocess.run(["ip", "addr", "add", f"{address}/{bits}", "dev", "lo"], check=True)
+        family = socket.AF_INET6 if address.version == 6 else socket.AF_INET
+        listener = socket.socket(family, socket.SOCK_STREAM)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((host, int(port)))
+        listener.listen(64)
+        slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        threading.Thread(target=_serve, args=(listener, path, slots), daemon=True).start()
+    sys.stdout.write("ready\n")
+    sys.stdout.flush()
+    sys.stdin.buffer.read()  # EOF: the harness closed it, or is gone
+
+
+if __name__ == "__main__":
+    _holder(*sys.argv[1:])

@@ -40,7 +40,7 @@ from kubeproof.agents.limits import (
     tool,
     usage,
 )
-from kubeproof.agents.netns import ApiForwarder
+from kubeproof.agents.netns import HOST_PATH, ApiForwarder
 from kubeproof.errors import KubeproofError
 
 __all__ = ["HOME", "OUTPUT_LIMIT", "Bind", "CommandResult", "Sandbox", "find_bwrap", "truncate"]
@@ -48,7 +48,6 @@ __all__ = ["HOME", "OUTPUT_LIMIT", "Bind", "CommandResult", "Sandbox", "find_bwr
 HOME = "/home/agent"
 UID = 1000  # the agent, inside
 _serial = itertools.count()
-HOST_PATH = "/usr/sbin:/usr/bin:/sbin:/bin"
 STAGE = "/run/kubeproof-sandbox"  # an empty directory; a tmpfs in each command's mount namespace
 PASSWD = (
     "root:x:0:0:root:/root:/usr/sbin/nologin\n"
@@ -126,16 +125,11 @@ class Sandbox:
         if not checked:  # the machine gives what the sandbox needs, or nothing runs
             preflight.require()
         self.root = os.geteuid() == 0
-        if not self.root:
-            raise KubeproofError(
-                "the agent sandbox needs root: its network namespace and the agent's host uid "
-                "are made by the harness",
-                hint="run kubeproof as root (as CI does); `kubeproof doctor` checks the machine",
-            )
         self.helpers = {
             n: tool(n) for n in ("unshare", "prlimit", "nsenter", "setpriv", "mount", "env")
         }
-        Path(STAGE).mkdir(parents=True, exist_ok=True)
+        if self.root:
+            Path(STAGE).mkdir(parents=True, exist_ok=True)
         self.uid = agent_uid()
         self.cgroups = cgroup_parents()
         self.filter = seccomp.program()  # refuses an architecture without a filter
@@ -148,7 +142,9 @@ class Sandbox:
 
     def _bwrap_args(self, command: str, fds: list[int], staged: list[str]) -> list[str]:
         def staged_path(path: Path | str) -> str:
-            """Where `path` is staged for bwrap (see _prefix)."""
+            """Where `path` is staged for bwrap as root (see _prefix); else itself."""
+            if not self.root:
+                return str(path)
             staged.append(str(path))
             return f"{STAGE}/{len(staged) - 1}"
 
@@ -239,27 +235,32 @@ class Sandbox:
         return [*args, "--seccomp", filter_fd, "/bin/sh", "-c", command]
 
     def _prefix(self, staged: list[str], group: CommandGroup | None) -> list[str]:
-        """The root helpers before bwrap: a private mount namespace in which each bind
+        """The helpers before bwrap. As root: a private mount namespace in which each bind
         source is staged under STAGE (so the agent's uid, which cannot search /root or a
-        trial directory, can reach it) and, once in the command's control groups, the
-        rlimits, the network namespace and the agent's host uid."""
+        trial directory, can reach it), the command's control groups, the rlimits, the
+        network namespace and the agent's host uid. As another user, the agent is that user:
+        the control groups (if delegated), rlimits, and the holder's namespaces."""
         lines = ["set -e"]
         if group is not None:
             lines += [f"echo $$ > {shlex.quote(f'{d}/cgroup.procs')}" for d in group.dirs]
-        lines.append(f"mount -t tmpfs -o mode=0755,size=64k kubeproof-stage {STAGE}")
+        head: list[str] = []
+        if self.root:
+            head = [self.helpers["unshare"], "--mount", "--propagation", "private", "--"]
+            lines.append(f"mount -t tmpfs -o mode=0755,size=64k kubeproof-stage {STAGE}")
         for i, source in enumerate(staged):
             point = f"{STAGE}/{i}"
             make = "mkdir" if Path(source).is_dir() else "touch"
             lines.append(f"{make} {point} && mount --bind {shlex.quote(source)} {point}")
         lines.append('exec "$@"')
         limits = self.limits.prlimit_args(bool(self.cgroups))
+        user = [self.helpers["setpriv"], f"--reuid={self.uid}", f"--regid={self.uid}"]
         return [
-            *(self.helpers["unshare"], "--mount", "--propagation", "private", "--"),
+            *head,
             *("/bin/sh", "-c", "\n".join(lines), "sh"),
             *(self.helpers["prlimit"], *limits, "--"),
-            *(self.helpers["nsenter"], f"--net={self.network.path}", "--"),
-            *(self.helpers["setpriv"], f"--reuid={self.uid}", f"--regid={self.uid}"),
-            *("--clear-groups", "--", self.helpers["env"], "-i"),  # bwrap's own: empty
+            *(self.helpers["nsenter"], *self.network.enter(), "--"),
+            *([*user, "--clear-groups", "--"] if self.root else []),
+            *(self.helpers["env"], "-i"),  # bwrap's own environment: empty
         ]
 
     @contextmanager
