@@ -119,3 +119,63 @@ def test_a_flood_of_output_is_cut_while_it_streams(sandbox):
     result = sandbox.run("head -c 300000000 /dev/zero | tr '\\0' x")
     assert result.exit_code == 0 and result.truncated
     assert "[299983616 bytes truncated]" in result.stdout and len(result.stdout) < 17_000
+
+
+NOT_ROOT = """
+import socket, sys, threading
+from pathlib import Path
+from kubeproof.agents.sandbox import Sandbox
+server = socket.socket()
+server.bind(("127.0.5.5", 0))
+server.listen()
+port = server.getsockname()[1]
+def answer():
+    conn, _ = server.accept()
+    conn.sendall(b"the apiserver")
+    conn.close()
+threading.Thread(target=answer, daemon=True).start()
+home = Path(sys.argv[1])
+kubeconfig = home / "kubeconfig"
+kubeconfig.write_text(
+    "apiVersion: v1\\nkind: Config\\ncurrent-context: c\\n"
+    f"clusters: [{{name: c, cluster: {{server: 'https://127.0.5.5:{port}'}}}}]\\n"
+    "contexts: [{name: c, context: {cluster: c, user: u}}]\\nusers: [{name: u, user: {}}]\\n"
+)
+box = Sandbox(kubeconfig, home / "scratch", "/bin/true")
+print(box.run(
+    "id -u; grep -E '^(CapEff|Seccomp):' /proc/self/status; "
+    "python3 -c 'import socket; "
+    f"print(socket.create_connection((\\"127.0.5.5\\", {port})).recv(64).decode())'"
+).stdout)
+"""
+
+
+def test_as_an_unprivileged_user_the_sandbox_holds_the_same_way(tmp_path):
+    """kubeproof run by a user, not root: the agent is still uid 1000 with no capabilities
+    under seccomp, and reaches the apiserver only through the holder and the harness."""
+    import shutil
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    python = shutil.which("python3", path="/usr/bin")
+    probe = subprocess.run([python or "false", "-c", "import yaml, cryptography"], check=False)
+    if os.geteuid() != 0 or python is None or probe.returncode != 0:
+        pytest.skip("needs root (to become another user) and a system python3 with yaml")
+    home = Path(tempfile.mkdtemp(prefix="kubeproof-nonroot-"))
+    try:
+        home.chmod(0o777)
+        src = Path(__file__).resolve().parents[2] / "src"
+        result = subprocess.run(
+            ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--",
+             python, "-c", NOT_ROOT, str(home)],
+            capture_output=True, text=True, timeout=120, cwd="/",
+            env={"PATH": "/usr/bin:/bin:/usr/sbin:/sbin", "HOME": str(home),
+                 "PYTHONPATH": str(src)},
+        )  # fmt: skip
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+    assert result.returncode == 0, result.stderr[-2000:]
+    lines = result.stdout.split()
+    assert lines[:5] == ["1000", "CapEff:", "0000000000000000", "Seccomp:", "2"], result.stdout
+    assert "the apiserver" in result.stdout
