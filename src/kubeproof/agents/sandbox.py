@@ -154,7 +154,7 @@ class Sandbox:
             os.lseek(fds[-1], 0, os.SEEK_SET)
             return str(fds[-1])
 
-        hosts = Path("/etc/hosts").read_bytes() + self.network.hosts.encode()
+        hosts = self.network.hosts.encode() + Path("/etc/hosts").read_bytes()  # ours first
         args = [
             self.bwrap,
             "--die-with-parent",
