@@ -142,10 +142,12 @@ class Sandbox:
 
     def _bwrap_args(self, command: str, fds: list[int], staged: list[str]) -> list[str]:
         def staged_path(path: Path | str) -> str:
-            """Where `path` is staged for bwrap as root (see _prefix); else itself."""
+            """Where `path` is staged for bwrap as root (see _prefix); else itself. Absolute
+            either way: the helpers run from another directory (a run given as `--out run`)."""
+            path = os.path.abspath(path)
             if not self.root:
-                return str(path)
-            staged.append(str(path))
+                return path
+            staged.append(path)
             return f"{STAGE}/{len(staged) - 1}"
 
         def data_fd(data: bytes) -> str:
