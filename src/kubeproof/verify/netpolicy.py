@@ -250,6 +250,16 @@ def _baseline_objects(ctx: Context, namespaces: list[str]) -> list[dict]:
     return out
 
 
+def _baseline_matrix(ctx: Context, namespaces: list[str], objects: list[dict]) -> set[Path]:
+    """The baseline's paths, computed once per trial (the verifier runs again and again
+    while it settles, and no_new_paths and no_lost_paths both start from them)."""
+    key = ("baseline_matrix", tuple(namespaces))
+    memo = ctx.history.memo if ctx.history is not None else {}
+    if key not in memo:
+        memo[key] = matrix(objects, namespaces)
+    return memo[key]
+
+
 def _selects(selector: str, group: str, pods: list[dict]) -> bool:
     """Does `ns/app=x,tier=y`, `ns/workload` or `ns/*` pick the group?"""
     ns, _, who = selector.partition("/")
@@ -310,7 +320,7 @@ def no_new_paths(
     namespaces = namespaces or ctx.baseline.namespaces
     now_objects = _objects(ctx, namespaces)
     base_objects = _baseline_objects(ctx, namespaces)
-    before = matrix(base_objects, namespaces)
+    before = _baseline_matrix(ctx, namespaces, base_objects)
     pods = [o for o in now_objects if o.get("kind") == "Pod"]
 
     def beyond(paths: set[Path]) -> list[Path]:
@@ -373,7 +383,7 @@ def no_lost_paths(
     namespaces = namespaces or ctx.baseline.namespaces
     base_objects = _baseline_objects(ctx, namespaces)
     now_objects = _objects(ctx, namespaces)
-    before = matrix(base_objects, namespaces)
+    before = _baseline_matrix(ctx, namespaces, base_objects)
     now = matrix(now_objects, namespaces)
     pods = [o for o in base_objects if o.get("kind") == "Pod"]
     # a workload gone since (deleted, scaled to zero) is judged by the contracts on objects
