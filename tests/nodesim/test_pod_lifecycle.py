@@ -433,15 +433,24 @@ spec:
 
 def test_workload_api_calls_are_forbidden_until_rbac_allows_them(sim, ns):
     sim.kubectl("create", "serviceaccount", "reporter", "-n", ns)
-    sim.kubectl("create", "deployment", "reporter", "--image=kubeproof/reporter:1.0", "-n", ns)
-    sim.kubectl(
-        "patch",
-        "deployment",
-        "reporter",
-        "-n",
+    # created with its ServiceAccount from the start: a Deployment patched afterwards keeps its
+    # first pod (default SA) while the new one is unready, and `kubectl logs deployment/...`
+    # prefers the older pod, so the log would name the default ServiceAccount
+    apply(
+        sim,
+        """
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: reporter}
+spec:
+  selector: {matchLabels: {app: reporter}}
+  template:
+    metadata: {labels: {app: reporter}}
+    spec:
+      serviceAccountName: reporter
+      containers: [{name: reporter, image: "kubeproof/reporter:1.0"}]
+""",
         ns,
-        "-p",
-        '{"spec":{"template":{"spec":{"serviceAccountName":"reporter"}}}}',
     )
     forbidden = (
         f'User "system:serviceaccount:{ns}:reporter" cannot list resource "pods" '
