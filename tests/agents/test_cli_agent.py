@@ -1,6 +1,8 @@
 """The CLI agent in a real sandbox (no cluster): how it gets the instruction, what its kubectl
 wrapper records, and its budgets."""
 
+import socket
+import threading
 import time
 
 import pytest
@@ -145,3 +147,62 @@ def test_a_call_cut_short_by_the_time_budget_is_still_recorded(session_for, tmp_
     assert call.origin == "kubectl" and call.exit_code == -1
     assert call.command == "kubectl get pods"
     assert whole.origin == "cli" and whole.timed_out
+
+
+@pytest.fixture
+def http_server():
+    """A plain HTTP server on the host's loopback answering `model here`."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("content-length", "10")
+            self.end_headers()
+            self.wfile.write(b"model here")
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield server.server_address[1]
+    server.shutdown()
+    server.server_close()
+
+
+FETCH = (
+    'python3 -c "import sys, urllib.request; '
+    'print(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())" '
+)
+
+
+def test_only_declared_endpoints_are_reachable(tmp_path, http_server):
+    kubeconfig = tmp_path / "kubeconfig"
+    kubeconfig.write_text("apiVersion: v1\nkind: Config\n")
+    other = socket.socket()  # a second service on the host, not declared
+    other.bind(("127.0.0.1", 0))
+    other.listen(1)
+    try:
+        plain = Sandbox(kubeconfig, tmp_path / "a", kubectl_binary(), timeout=10)
+        closed = plain.run(FETCH + f"http://127.0.0.1:{http_server}/")
+        assert closed.exit_code != 0 and "model here" not in closed.stdout
+        declared = [f"http://127.0.0.1:{http_server}/v1", f"http://localhost:{http_server}"]
+        box = Sandbox(kubeconfig, tmp_path / "b", kubectl_binary(), timeout=10, endpoints=declared)
+        for url in (f"http://127.0.0.1:{http_server}/x", f"http://localhost:{http_server}/x"):
+            reached = box.run(FETCH + url)
+            assert (reached.exit_code, reached.stdout) == (0, "model here\n"), reached.stderr
+        # a hostname gets a loopback address of its own, named first in the sandbox's hosts
+        hosts = box.run("getent hosts localhost")
+        assert hosts.stdout.split()[0] == "127.0.0.2"
+        refused = box.run(FETCH + f"http://127.0.0.1:{other.getsockname()[1]}/")
+        assert refused.exit_code != 0 and "Connection refused" in refused.stderr
+    finally:
+        other.close()
+
+
+def test_a_malformed_endpoint_is_refused_in_the_agent_config():
+    with pytest.raises(ValueError, match="not an http"):
+        CLIConfig(command="x", endpoints=["127.0.0.1:8080"])
+    with pytest.raises(ValueError):
+        CLIConfig(command="x", endpoints=["http://127.0.0.1:99999"])

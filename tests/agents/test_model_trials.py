@@ -20,6 +20,7 @@ pytestmark = [pytest.mark.cluster, pytest.mark.timeout(900)]
 TASK = "tasks/repair/rbac-access/pod-report-empty"
 SOLUTION = (Path(TASK) / "solution" / "solve.sh").read_text()
 CLI_AGENT = Path(__file__).with_name("cli_fix_reporter.sh")
+CLI_MODEL_AGENT = Path(__file__).with_name("cli_model_agent.py")
 
 
 def trial(out: Path, label: str) -> tuple[dict, list[dict], list[dict]]:
@@ -47,11 +48,20 @@ def scripted_run(tmp_path_factory, binaries_built):
     ]
     spender = [run("kubectl -n shop get pods", (200, 30))] * 10
     claude = [run(SOLUTION, (400, 60)), submit("fixed", (500, 9))]
-    with FakeLLM(solver) as a, FakeLLM(spender) as b, FakeLLM(claude) as c:
+    own_model = [run(SOLUTION), submit("fixed through my own model endpoint")]
+    with (
+        FakeLLM(solver) as a,
+        FakeLLM(spender) as b,
+        FakeLLM(claude) as c,
+        FakeLLM(own_model) as d,
+    ):
         agents_file = out / "agents.toml"
         agents_file.write_text(
             f'[agents.spender]\nkind = "llm"\nbase_url = "{b.url}/v1"\nmodel = "spender"\n'
             "max_total_tokens = 600\n"
+            # a CLI agent with a model of its own: the sandbox routes the declared endpoint
+            f'[agents.cli-model]\nkind = "cli"\ncommand = "{CLI_MODEL_AGENT} {d.url}/v1 mine"\n'
+            f'endpoints = ["{d.url}"]\n'
         )
         result = run_cli(
             "run",
@@ -60,10 +70,16 @@ def scripted_run(tmp_path_factory, binaries_built):
             "--agent", "spender", "--agents-file", str(agents_file),
             "--agent", f"anthropic:claude-sonnet-4-5?base_url={c.url}",
             "--agent", f"cli:{CLI_AGENT}",
+            "--agent", "cli-model",
             "-j", "2", "--retries", "0", "--out", str(out), "-o", "json",
             timeout=800,
         )  # fmt: skip
-        requests = {"solver": a.requests, "spender": b.requests, "claude": c.requests}
+        requests = {
+            "solver": a.requests,
+            "spender": b.requests,
+            "claude": c.requests,
+            "cli-model": d.requests,
+        }
     assert result.returncode == 0, result.stderr[-3000:]
     return out, requests
 
@@ -140,6 +156,21 @@ def test_a_cli_agent_fixes_the_task_and_its_kubectl_calls_are_recorded(scripted_
         ).read_text()
     )
     assert "role.rbac.authorization.k8s.io/reporter patched" in transcript[0]["stdout"]
+
+
+def test_a_cli_agent_reaches_its_declared_model_endpoint_from_the_sandbox(scripted_run):
+    out, requests = scripted_run
+    record, steps, _ = trial(out, "cli-model")
+    assert record["verdict"] == "resolved" and record["score"] == 1, record["reason"]
+    assert record["decision"]["reason"] == "fixed through my own model endpoint"
+    host = requests["cli-model"][0]["headers"]["Host"]  # the endpoint as the program named it
+    assert record["agent_info"]["endpoints"] == [f"http://{host}"]
+    # both model calls came from inside the sandbox, the second carrying the command's output
+    assert len(requests["cli-model"]) == 2
+    tool_reply = requests["cli-model"][1]["body"]["messages"][-1]
+    assert tool_reply["role"] == "tool" and tool_reply["content"].startswith("exit 0")
+    kubectl = [s for s in steps if s["origin"] == "kubectl"]
+    assert any("patch" in s["command"] for s in kubectl)
 
 
 def _free_port() -> int:

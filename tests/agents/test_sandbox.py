@@ -129,11 +129,16 @@ server = socket.socket()
 server.bind(("127.0.5.5", 0))
 server.listen()
 port = server.getsockname()[1]
-def answer():
-    conn, _ = server.accept()
-    conn.sendall(b"the apiserver")
+model = socket.socket()  # a model endpoint on the host's loopback, declared below
+model.bind(("127.0.0.1", 0))
+model.listen()
+model_port = model.getsockname()[1]
+def answer(listener, text):
+    conn, _ = listener.accept()
+    conn.sendall(text)
     conn.close()
-threading.Thread(target=answer, daemon=True).start()
+threading.Thread(target=answer, args=(server, b"the apiserver"), daemon=True).start()
+threading.Thread(target=answer, args=(model, b" and the model"), daemon=True).start()
 home = Path(sys.argv[1])
 kubeconfig = home / "kubeconfig"
 kubeconfig.write_text(
@@ -141,11 +146,13 @@ kubeconfig.write_text(
     f"clusters: [{{name: c, cluster: {{server: 'https://127.0.5.5:{port}'}}}}]\\n"
     "contexts: [{name: c, context: {cluster: c, user: u}}]\\nusers: [{name: u, user: {}}]\\n"
 )
-box = Sandbox(kubeconfig, home / "scratch", "/bin/true")
+box = Sandbox(kubeconfig, home / "scratch", "/bin/true",
+              endpoints=[f"http://localhost:{model_port}/v1"])
 print(box.run(
     "id -u; grep -E '^(CapEff|Seccomp):' /proc/self/status; "
     "python3 -c 'import socket; "
-    f"print(socket.create_connection((\\"127.0.5.5\\", {port})).recv(64).decode())'"
+    f"print(socket.create_connection((\\"127.0.5.5\\", {port})).recv(64).decode() + "
+    f"socket.create_connection((\\"localhost\\", {model_port})).recv(64).decode())'"
 ).stdout)
 """
 
@@ -178,4 +185,4 @@ def test_as_an_unprivileged_user_the_sandbox_holds_the_same_way(tmp_path):
     assert result.returncode == 0, result.stderr[-2000:]
     lines = result.stdout.split()
     assert lines[:5] == ["1000", "CapEff:", "0000000000000000", "Seccomp:", "2"], result.stdout
-    assert "the apiserver" in result.stdout
+    assert "the apiserver and the model" in result.stdout  # the declared endpoint too

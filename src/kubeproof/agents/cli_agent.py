@@ -15,8 +15,9 @@ import shlex
 import time
 from pathlib import Path
 from typing import Literal
+from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from kubeproof import hostile
 from kubeproof.agents.kubectl_log import KubectlLog
@@ -37,6 +38,19 @@ class CLIConfig(BaseModel):
     env: list[str] = Field(default_factory=list)  # host variables passed in (API keys)
     mounts: list[str] = Field(default_factory=list)  # host paths visible read-only
     timeout_sec: float | None = Field(None, gt=0)  # default: the task's time budget
+    # services the program may reach besides the apiserver (its model API), as URLs; each
+    # host and port is relayed by the harness, nothing else is routed (agents/netns.py)
+    endpoints: list[str] = Field(default_factory=list, max_length=16)
+
+    @field_validator("endpoints")
+    @classmethod
+    def _urls(cls, urls: list[str]) -> list[str]:
+        for url in urls:
+            parts = urlsplit(url)
+            if parts.scheme not in ("http", "https") or not parts.hostname:
+                raise ValueError(f"endpoint {url!r} is not an http(s) URL with a host")
+            parts.port  # noqa: B018 — raises on a port that is not one
+        return urls
 
 
 def _mounts(command: str, extra: list[str]) -> tuple[str, list[Bind]]:
@@ -56,6 +70,11 @@ class CLIAgent:
         self.config = config
         self.name = name
         self.log_dir = log_dir
+
+    @property
+    def endpoints(self) -> list[str]:
+        """What the trial's sandbox must route besides the apiserver."""
+        return self.config.endpoints
 
     def act(self, session: Session) -> None:
         c, box = self.config, session.sandbox
@@ -79,7 +98,13 @@ class CLIAgent:
         }
         limits = [x for x in (c.timeout_sec, session.remaining()) if x is not None]
         limit = min(limits) if limits else UNLIMITED
-        session.info = {"kind": "cli", "command": c.command, "instruction": mode, "env": c.env}
+        session.info = {
+            "kind": "cli",
+            "command": c.command,
+            "instruction": mode,
+            "env": c.env,
+            "endpoints": c.endpoints,
+        }
         started = time.time()
         result = kubectl.record_while(
             session,

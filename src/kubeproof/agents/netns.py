@@ -1,5 +1,5 @@
 """The sandbox's network: a network namespace of its own whose only way out is a forwarder the
-harness owns, to the trial's apiserver.
+harness owns, to the trial's apiserver (and the model endpoints a CLI agent's config declares).
 
 The harness creates the namespace from a thread of its own (network namespaces are per
 thread): the thread unshares CLONE_NEWNET, brings up loopback, and opens there a listening
@@ -11,8 +11,10 @@ controller-manager's and scheduler's ports, other trials' apiservers and everyth
 machine are unreachable. Agent commands join the namespace (`nsenter --net`) before
 bubblewrap drops them to an unprivileged user, which holds no capability over it.
 
-A server named by hostname is listened for on 127.0.0.2 and named in the sandbox's
-/etc/hosts; a non-loopback IP address is added to the namespace's loopback interface.
+A server named by hostname is listened for on a loopback address of its own (127.0.0.2, .3 …)
+and named in the sandbox's /etc/hosts; a non-loopback IP address is added to the namespace's
+loopback interface. A declared endpoint is routed the same way, to that host and port only
+(TLS passes through untouched: the program sees the endpoint's own certificate).
 
 Creating a network namespace needs CAP_SYS_ADMIN. As another user, the harness starts a
 holder instead (`python -m kubeproof.agents.netns`, in a user and network namespace of its
@@ -33,6 +35,7 @@ import sys
 import tempfile
 import threading
 import weakref
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -41,7 +44,7 @@ from kubeproof.errors import KubeproofError
 CLONE_NEWNET = 0x40000000  # include/uapi/linux/sched.h
 SIOCGIFFLAGS, SIOCSIFFLAGS, IFF_UP = 0x8913, 0x8914, 0x1  # include/uapi/linux/sockios.h, if.h
 MAX_CONNECTIONS = 64  # at once; more are refused (the agent cannot tie up harness threads)
-HOSTNAME_ADDRESS = "127.0.0.2"
+HOSTNAME_ADDRESSES = 250  # 127.0.0.2 … for servers named by hostname
 HOST_PATH = "/usr/sbin:/usr/bin:/sbin:/bin"
 _libc = ctypes.CDLL(None, use_errno=True)
 
@@ -118,84 +121,112 @@ def _relay(inside: socket.socket, target, slots: threading.BoundedSemaphore) -> 
         slots.release()
 
 
-class ApiForwarder:
-    """A network namespace whose only reachable service is `server` (the URL in the agent's
-    kubeconfig). `enter()` gives the nsenter options that put a command in it; `hosts` holds
-    the /etc/hosts line the sandbox needs when the server is named by hostname."""
+@dataclass(frozen=True)
+class Route:
+    """One service reachable from inside: listened for at `listen`, relayed to `target`."""
 
-    def __init__(self, server: str | None):
-        """`server` None: a namespace with nothing to reach at all."""
-        address, self.hosts, self.listen, target = None, "", None, None
-        if server is not None:
-            url = urlsplit(server)
-            if not url.hostname:
-                raise KubeproofError(f"the agent's kubeconfig names no server host: {server!r}")
-            port = url.port or (443 if url.scheme == "https" else 80)
-            try:
-                address = ipaddress.ip_address(url.hostname)
-                self.listen = (str(address), port)
-            except ValueError:
-                self.listen = (HOSTNAME_ADDRESS, port)
-                self.hosts = f"{HOSTNAME_ADDRESS}\t{url.hostname}\n"
+    url: str
+    listen: tuple[str, int]
+    target: tuple  # a socket address, resolved once, from the host's namespace
+    hosts: str  # the sandbox's /etc/hosts line when the URL names a hostname, else ""
+
+    @property
+    def address(self) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
+        return ipaddress.ip_address(self.listen[0])
+
+
+def routes(urls: list[str]) -> list[Route]:
+    """A route per distinct host and port of `urls`, each hostname on a loopback address of
+    its own (so two names on one port do not collide)."""
+    named: dict[str, str] = {}
+    made: dict[tuple[str, int], Route] = {}
+    for url_text in urls:
+        url = urlsplit(url_text)
+        if url.scheme not in ("http", "https") or not url.hostname:
+            raise KubeproofError(f"not an http(s) URL with a host: {url_text!r}")
+        port = url.port or (443 if url.scheme == "https" else 80)
+        hosts = ""
+        try:
+            listen = (str(ipaddress.ip_address(url.hostname)), port)
+        except ValueError:
+            if url.hostname not in named:
+                if len(named) >= HOSTNAME_ADDRESSES:
+                    raise KubeproofError("too many endpoints named by hostname") from None
+                named[url.hostname] = f"127.0.0.{2 + len(named)}"
+            listen = (named[url.hostname], port)
+            hosts = f"{named[url.hostname]}\t{url.hostname}\n"
+        if listen in made:
+            continue
+        try:
             target = socket.getaddrinfo(url.hostname, port, type=socket.SOCK_STREAM)[0][4]
-        self.target = target
+        except OSError as exc:
+            raise KubeproofError(f"cannot resolve {url.hostname!r} ({url_text}): {exc}") from exc
+        made[listen] = Route(url_text, listen, target, hosts)
+    return list(made.values())
+
+
+class ApiForwarder:
+    """A network namespace whose only reachable services are `server` (the URL in the agent's
+    kubeconfig) and the `endpoints` an agent's config declares. `enter()` gives the nsenter
+    options that put a command in it; `hosts` holds the /etc/hosts lines the sandbox needs
+    for services named by hostname."""
+
+    def __init__(self, server: str | None, endpoints: list[str] | tuple[str, ...] = ()):
+        """`server` None: a namespace with nothing to reach but the endpoints."""
+        if server is not None and not urlsplit(server).hostname:
+            raise KubeproofError(f"the agent's kubeconfig names no server host: {server!r}")
+        self.routes = routes([*([server] if server else []), *endpoints])
+        self.hosts = "".join(dict.fromkeys(r.hosts for r in self.routes))
         if os.geteuid() != 0:
-            self._hold(target)
+            self._hold()
             return
         made: dict = {}
-        thread = threading.Thread(target=self._make, args=(address, made), daemon=True)
+        thread = threading.Thread(target=self._make, args=(made,), daemon=True)
         thread.start()
         thread.join()
         if "error" in made:
             raise made["error"]
-        self.fd, listener = made["fd"], made.get("listener")
-        if listener is not None:
-            slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
-            threading.Thread(target=_serve, args=(listener, target, slots), daemon=True).start()
-        self._finalizer = weakref.finalize(self, ApiForwarder._close, self.fd, listener)
+        self.fd, listeners = made["fd"], made["listeners"]
+        slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        for listener, route in zip(listeners, self.routes, strict=True):
+            threading.Thread(
+                target=_serve, args=(listener, route.target, slots), daemon=True
+            ).start()
+        self._finalizer = weakref.finalize(self, ApiForwarder._close, self.fd, listeners)
 
-    def _make(self, address, made: dict) -> None:
+    def _make(self, made: dict) -> None:
         """In a thread of its own, which the namespace change ends with."""
         try:
             _unshare_net()
             _loopback_up()
-            if address is not None and not address.is_loopback:
-                bits = 32 if address.version == 4 else 128
-                subprocess.run(  # forked from this thread: inside the namespace
-                    ["ip", "addr", "add", f"{address}/{bits}", "dev", "lo"],
-                    check=True,
-                    capture_output=True,
-                    env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin"},
-                )
             made["fd"] = os.open("/proc/thread-self/ns/net", os.O_RDONLY | os.O_CLOEXEC)
-            if self.listen is None:
-                return
-            family = socket.AF_INET6 if ":" in self.listen[0] else socket.AF_INET
-            listener = socket.socket(family, socket.SOCK_STREAM)
-            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            listener.bind(self.listen)
-            listener.listen(64)
-            made["listener"] = listener
+            made["listeners"] = [_listen(route.address, route.listen[1]) for route in self.routes]
         except NetnsUnavailable as exc:
             made["error"] = exc
         except (OSError, subprocess.CalledProcessError) as exc:
             made["error"] = NetnsUnavailable(f"cannot set up the sandbox's network: {exc}")
 
-    def _hold(self, target) -> None:
-        """As another user than root: a holder process owns the namespaces."""
+    def _hold(self) -> None:
+        """As another user than root: a holder process owns the namespaces; each route's
+        connections come to a unix socket of ours."""
         self.fd = None
         directory = tempfile.mkdtemp(prefix="kubeproof-net-")
-        path = os.path.join(directory, "apiserver.sock")
-        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        listener.bind(path)
-        listener.listen(64)
         slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
-        threading.Thread(target=_serve, args=(listener, target, slots), daemon=True).start()
+        listeners, arguments = [], []
+        for n, route in enumerate(self.routes):
+            path = os.path.join(directory, f"route-{n}.sock")
+            listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            listener.bind(path)
+            listener.listen(64)
+            listeners.append(listener)
+            threading.Thread(
+                target=_serve, args=(listener, route.target, slots), daemon=True
+            ).start()
+            arguments += [path, route.listen[0], str(route.listen[1])]
         unshare = shutil.which("unshare", path=HOST_PATH) or "unshare"
-        listen = [self.listen[0], str(self.listen[1])] if self.listen else []
         namespaces = [unshare, "--user", "--map-root-user", "--net", "--"]
         holder = subprocess.Popen(
-            [*namespaces, sys.executable, "-m", "kubeproof.agents.netns", path, *listen],
+            [*namespaces, sys.executable, "-m", "kubeproof.agents.netns", *arguments],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -203,7 +234,9 @@ class ApiForwarder:
             env={"PATH": HOST_PATH, "PYTHONPATH": str(Path(__file__).parents[2])},
             cwd="/",
         )
-        self._finalizer = weakref.finalize(self, ApiForwarder._release, holder, listener, directory)
+        self._finalizer = weakref.finalize(
+            self, ApiForwarder._release, holder, listeners, directory
+        )
         if holder.stdout.readline() != b"ready\n":
             holder.kill()
             why = holder.stderr.read().decode(errors="replace").strip()[-500:]
@@ -222,17 +255,18 @@ class ApiForwarder:
         return ["--preserve-credentials", "--user", "--net", f"--target={self.holder.pid}"]
 
     @staticmethod
-    def _release(holder: subprocess.Popen, listener: socket.socket, directory: str) -> None:
+    def _release(holder: subprocess.Popen, listeners: list, directory: str) -> None:
         holder.kill()
         holder.wait()
         for pipe in (holder.stdin, holder.stdout, holder.stderr):
             pipe.close()
-        listener.close()
+        for listener in listeners:
+            listener.close()
         shutil.rmtree(directory, ignore_errors=True)
 
     @staticmethod
-    def _close(fd: int, listener: socket.socket | None) -> None:
-        if listener is not None:
+    def _close(fd: int, listeners: list[socket.socket]) -> None:
+        for listener in listeners:
             with contextlib.suppress(OSError):
                 listener.shutdown(socket.SHUT_RDWR)
             listener.close()
@@ -242,22 +276,38 @@ class ApiForwarder:
         self._finalizer()
 
 
-def _holder(path: str, host: str | None = None, port: str | None = None) -> None:
-    """The holder (as root in a user namespace of its own, with its network namespace):
-    listen on the apiserver's address inside, relay to the harness's unix socket at `path`,
-    until the harness closes our stdin."""
-    _loopback_up()
-    if host is not None:
-        address = ipaddress.ip_address(host)
-        if not address.is_loopback:
-            bits = 32 if address.version == 4 else 128
-            subprocess.run(["ip", "addr", "add", f"{address}/{bits}", "dev", "lo"], check=True)
-        family = socket.AF_INET6 if address.version == 6 else socket.AF_INET
-        listener = socket.socket(family, socket.SOCK_STREAM)
-        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        listener.bind((host, int(port)))
+def _listen(address, port: int) -> socket.socket:
+    """A listening socket on `address:port` in this thread's namespace (a non-loopback
+    address is added to its loopback interface first)."""
+    if not address.is_loopback:
+        bits = 32 if address.version == 4 else 128
+        subprocess.run(  # forked from this thread: inside the namespace
+            ["ip", "addr", "add", f"{address}/{bits}", "dev", "lo"],
+            check=True,
+            capture_output=True,
+            env={"PATH": HOST_PATH},
+        )
+    family = socket.AF_INET6 if address.version == 6 else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((str(address), port))
         listener.listen(64)
-        slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+    except OSError:
+        listener.close()
+        raise
+    return listener
+
+
+def _holder(*arguments: str) -> None:
+    """The holder (as root in a user namespace of its own, with its network namespace): for
+    each route (unix socket path, address, port) listen on the address inside and relay to
+    the harness's unix socket, until the harness closes our stdin."""
+    _loopback_up()
+    slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+    for n in range(0, len(arguments), 3):
+        path, host, port = arguments[n : n + 3]
+        listener = _listen(ipaddress.ip_address(host), int(port))
         threading.Thread(target=_serve, args=(listener, path, slots), daemon=True).start()
     sys.stdout.write("ready\n")
     sys.stdout.flush()

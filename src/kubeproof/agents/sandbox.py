@@ -112,6 +112,7 @@ class Sandbox:
         binds: list[Bind] | None = None,
         limits: Limits | None = None,
         checked: bool = False,
+        endpoints: list[str] | tuple[str, ...] = (),
     ):
         self.kubeconfig = kubeconfig
         self.scratch = scratch
@@ -135,7 +136,8 @@ class Sandbox:
         self.filter = seccomp.program()  # refuses an architecture without a filter
         scratch.mkdir(parents=True, exist_ok=True)
         chown_tree(scratch, self.uid)
-        self.network = ApiForwarder(_server(kubeconfig))
+        # the apiserver, and the model endpoints a CLI agent's config declares: nothing else
+        self.network = ApiForwarder(_server(kubeconfig), endpoints)
 
     def close(self) -> None:
         self.network.close()

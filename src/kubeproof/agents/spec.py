@@ -79,6 +79,7 @@ class AgentsFile:
     kind = "cli"
     command = "my-agent --task-file $KUBEPROOF_INSTRUCTION_FILE"
     env = ["MY_AGENT_API_KEY"]
+    endpoints = ["http://127.0.0.1:8000"]  # its model: the only other service it can reach
     """
 
     path: Path | None = None

@@ -225,6 +225,7 @@ class Trial:
             timeout=min(COMMAND_TIMEOUT, task.spec.agent.timeout_sec),
             tools=tools,
             binds=binds,
+            endpoints=getattr(agent, "endpoints", ()),
         )
 
         def after_step(step) -> list[str]:
