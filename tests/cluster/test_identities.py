@@ -187,3 +187,38 @@ def test_policy_and_attribution_name_identities_exactly():
     agent = "system:serviceaccount:kubeproof-agent:kubeproof-agent"
     as_admin = event(agent, impersonatedUser={"username": "kubeproof-admin"})
     assert attributed_to_agent(as_admin)
+
+
+def _as_front_proxy(sim, cert, key) -> int:
+    """GET the namespaces as a front proxy would, naming the harness's admin in headers."""
+    import http.client
+
+    ctx = ssl.create_default_context(cafile=str(sim.layout.pki / "ca.crt"))
+    ctx.load_cert_chain(str(cert), str(key))
+    conn = http.client.HTTPSConnection(sim.address, PORTS["kube-apiserver"], context=ctx)
+    try:
+        headers = {"X-Remote-User": "kubeproof-admin", "X-Remote-Group": "system:masters"}
+        conn.request("GET", "/api/v1/namespaces", headers=headers)
+        return conn.getresponse().status
+    finally:
+        conn.close()
+
+
+def test_only_the_front_proxy_ca_may_name_users_in_headers(sim, tmp_path):
+    """A certificate named `front-proxy-client` but issued by the cluster CA (which signs
+    every other identity) is just that user, without permissions: the request headers that
+    name any user are honoured only from the front-proxy CA's own client."""
+    from kubeproof.cluster.pki import CertificateAuthority, _pem_key
+
+    pki = sim.layout.pki
+    ca = CertificateAuthority(
+        serialization.load_pem_private_key((pki / "ca.key").read_bytes(), None),
+        x509.load_pem_x509_certificate((pki / "ca.crt").read_bytes()),
+    )
+    key, cert = ca.issue("front-proxy-client")
+    (tmp_path / "c.crt").write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    (tmp_path / "c.key").write_bytes(_pem_key(key))
+    assert _as_front_proxy(sim, tmp_path / "c.crt", tmp_path / "c.key") == 403
+    # the real front proxy's certificate is honoured (the aggregation layer works)
+    real = (pki / "front-proxy-client.crt", pki / "front-proxy-client.key")
+    assert _as_front_proxy(sim, *real) == 200

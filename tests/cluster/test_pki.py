@@ -17,6 +17,10 @@ def test_every_certificate_chains_to_the_cluster_ca(tmp_path):
         cert = _cert(tmp_path / f"{name}.crt")
         cert.verify_directly_issued_by(ca)
     assert (tmp_path / "ca.key").stat().st_mode & 0o777 == 0o600
+    # the front proxy names users in headers: its client chains to a CA of its own
+    front = _cert(tmp_path / "front-proxy-client.crt")
+    front.verify_directly_issued_by(_cert(tmp_path / "front-proxy-ca.crt"))
+    assert front.issuer != ca.subject
 
 
 def test_apiserver_serving_cert_names_the_cluster_address_and_service_names(tmp_path):

@@ -37,8 +37,6 @@ CLIENTS = (
     # registration; RBAC grants exactly these (cluster/components/nodesim.py RBAC), never
     # system:masters
     Identity("nodesim", "kubeproof:nodesim"),
-    # the apiserver's identity towards aggregated APIs (metrics.k8s.io from the simulator)
-    Identity("front-proxy-client", "front-proxy-client"),
     Identity(
         "apiserver-kubelet-client", "kube-apiserver-kubelet-client", ("kubeadm:cluster-admins",)
     ),
@@ -193,6 +191,16 @@ def write_pki(
     signer = CertificateAuthority.create(f"kubeproof-csr-signer-{cluster_name}")
     _write(directory / "csr-signer.crt", signer.cert.public_bytes(serialization.Encoding.PEM))
     _write(directory / "csr-signer.key", _pem_key(signer.key), private=True)
+
+    # The front proxy (the apiserver towards aggregated APIs: metrics.k8s.io from the
+    # simulator) may name any user in a header, so its CA is one of its own, as kubeadm's
+    # front-proxy-ca: a certificate from the cluster CA can never act as it.
+    front = CertificateAuthority.create(f"kubeproof-front-proxy-ca-{cluster_name}")
+    _write(directory / "front-proxy-ca.crt", front.cert.public_bytes(serialization.Encoding.PEM))
+    _write(directory / "front-proxy-ca.key", _pem_key(front.key), private=True)
+    key, cert = front.issue("front-proxy-client")
+    _write(directory / "front-proxy-client.crt", cert.public_bytes(serialization.Encoding.PEM))
+    _write(directory / "front-proxy-client.key", _pem_key(key), private=True)
 
     sa = _key()
     _write(directory / "sa.key", _pem_key(sa), private=True)

@@ -40,7 +40,7 @@ def main() -> int:
             KUBELET_PORT,
             state / "pki" / "kubelet.crt",
             state / "pki" / "kubelet.key",
-            state / "pki" / "ca.crt",
+            [state / "pki" / "ca.crt", state / "pki" / "front-proxy-ca.crt"],
         )
         main_task = asyncio.create_task(kubelet.run())
         await asyncio.wait(

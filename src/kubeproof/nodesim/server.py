@@ -136,14 +136,15 @@ class KubeletServer:
             }
         )
 
-    async def start(self, address: str, port: int, cert: Path, key: Path, ca: Path) -> None:
+    async def start(self, address: str, port: int, cert: Path, key: Path, cas: list[Path]) -> None:
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(str(cert), str(key))
         # like a real kubelet, answer only clients with a certificate from the cluster CA
-        # (the apiserver's kubelet client, its front proxy): an agent's shell cannot read
-        # logs or exec behind RBAC's back
+        # (the apiserver's kubelet client) or, for the metrics API, the front-proxy CA: an
+        # agent's shell cannot read logs or exec behind RBAC's back
         context.verify_mode = ssl.CERT_REQUIRED
-        context.load_verify_locations(str(ca))
+        for ca in cas:
+            context.load_verify_locations(str(ca))
         runner = web.AppRunner(self.app(), access_log=None)
         await runner.setup()
         await web.TCPSite(runner, address, port, ssl_context=context).start()

@@ -39,7 +39,7 @@ def component(ctx: Context) -> Component:
         f"--kubelet-client-certificate={pki / 'apiserver-kubelet-client.crt'}",
         f"--kubelet-client-key={pki / 'apiserver-kubelet-client.key'}",
         # aggregation layer, for metrics.k8s.io served by the node simulator
-        f"--requestheader-client-ca-file={pki / 'ca.crt'}",
+        f"--requestheader-client-ca-file={pki / 'front-proxy-ca.crt'}",
         "--requestheader-allowed-names=front-proxy-client",
         "--requestheader-username-headers=X-Remote-User",
         "--requestheader-group-headers=X-Remote-Group",
