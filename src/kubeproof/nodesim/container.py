@@ -2,12 +2,15 @@
 restart. `advance(now)` moves it forward and returns the Events a kubelet would record."""
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from kubeproof.nodesim import probes
 from kubeproof.nodesim.catalog import Catalog, canonical
-from kubeproof.nodesim.config import ConfigError, World, mounted_files, resolve_env
+from kubeproof.nodesim.config import ConfigError, World, resolve_env
+from kubeproof.nodesim.expansion import command_and_args
 from kubeproof.nodesim.process import FOREVER, Plan, plan
+from kubeproof.nodesim.volumefiles import ContainerFiles
 
 BACKOFF_BASE = 2.0  # seconds; a kubelet uses 10 s doubling to 300 s — trials need seconds
 BACKOFF_CAP = 40.0
@@ -61,7 +64,7 @@ class Container:
     previous_logs: list[tuple[float, str]] = field(default_factory=list)
     probe_state: dict = field(default_factory=dict)
     env: dict[str, str] = field(default_factory=dict)
-    files: dict[str, str] = field(default_factory=dict)
+    files: Mapping[str, str] = field(default_factory=dict)  # a ContainerFiles once created
     # set by the kubelet when an API call is forbidden or a dependency unreachable: the
     # line the process logs about it (None: all is well)
     failing: str | None = None
@@ -176,14 +179,13 @@ class Container:
         return []
 
     def _on_create(self, now, pod, world, catalog) -> list[Event]:
-        namespace = pod.namespace
         try:
-            self.env = resolve_env(self.spec, namespace, world)
+            self.env = resolve_env(pod.obj, self.spec, world, [pod.ip])
         except ConfigError as exc:
             self.reason, self.message = "CreateContainerConfigError", str(exc)
             self.next_at = now + 2.0  # also woken at once when a Secret or ConfigMap changes
             return [self._event("Warning", "Failed", f"Error: {exc}")]
-        self.files = mounted_files(pod.obj, self.spec, world)
+        self.files = ContainerFiles(lambda: pod.obj, self.spec, world, [pod.ip], now)
         _, _, model = catalog.resolve(self.image)
         assert model is not None
         if self.container_id:
@@ -191,7 +193,7 @@ class Container:
         self.container_id = hashlib.sha256(
             f"{pod.uid}/{self.name}/{self.restart_count}".encode()
         ).hexdigest()
-        self.plan = plan(model, self.spec, self.env, self.files)
+        self.plan = plan(model, command_and_args(self.spec, self.env), self.env, self.files)
         self.started_at, self.finished_at = now, None
         self.exit_code = self.exit_reason = None
         self.reason = self.message = ""

@@ -19,8 +19,10 @@ from pathlib import Path
 
 from aiohttp import web
 
-from kubeproof.nodesim import metrics, shell
+from kubeproof.nodesim import metrics, shell, tokens
 from kubeproof.nodesim.container import Container
+from kubeproof.nodesim.etcfiles import hostname_and_domain
+from kubeproof.nodesim.volumefiles import ContainerFiles
 
 FOLLOW_POLL_SECONDS = 0.2
 EXEC_PROTOCOLS = ("v5.channel.k8s.io", "v4.channel.k8s.io")
@@ -32,8 +34,11 @@ def _rfc3339(t: float) -> str:
 
 
 def _waiting_message(container: Container, pod: str) -> str:
+    """validateContainerLogStatus (pkg/kubelet/kubelet_pods.go:1572-1581, v1.36.3)."""
     reason = container.reason or "ContainerCreating"
-    if reason in ("ErrImagePull", "ImagePullBackOff"):
+    if reason == "ErrImagePull":
+        reason = "image can't be pulled"
+    elif reason == "ImagePullBackOff":
         reason = "trying and failing to pull image"
     return f'container "{container.name}" in pod "{pod}" is waiting to start: {reason}'
 
@@ -220,7 +225,12 @@ class KubeletServer:
             )
         await ws.prepare(request)
         argv = request.query.getall("command", [])
-        result = shell.run(argv, container, pod.name, self.kubelet.exec_network(pod))
+        if isinstance(container.files, ContainerFiles) and container.files.token_volumes():
+            node = pod.obj["spec"].get("nodeName", "")
+            if client := self.kubelet.clients.get(node):
+                await tokens.ensure(container.files, pod.obj, client)
+        hostname = hostname_and_domain(pod.obj)[0]
+        result = shell.run(argv, container, hostname, self.kubelet.exec_network(pod))
         if result.stdout and request.query.get("output", request.query.get("stdout")) != "0":
             await ws.send_bytes(bytes([STDOUT]) + result.stdout.encode())
         if result.stderr:

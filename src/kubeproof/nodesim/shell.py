@@ -30,27 +30,27 @@ class Net:
     lookup: Callable[[str], list[str] | None]  # name -> addresses, None for NXDOMAIN
 
 
-def environment(container: Container, pod_name: str) -> dict[str, str]:
+def environment(container: Container, hostname: str) -> dict[str, str]:
+    """The image's PATH and HOME, HOSTNAME from the sandbox (`hostname` is the pod's, see
+    etcfiles.hostname_and_domain), then what the kubelet passes: the container's env and
+    the service variables (config.resolve_env)."""
     base = {
         "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-        "HOSTNAME": pod_name,
+        "HOSTNAME": hostname,
         "HOME": "/root",
-        "KUBERNETES_SERVICE_HOST": "10.96.0.1",
-        "KUBERNETES_SERVICE_PORT": "443",
-        "KUBERNETES_PORT": "tcp://10.96.0.1:443",
     }
     return base | container.env
 
 
-def run(argv: list[str], container: Container, pod_name: str, net: Net | None = None) -> Result:
+def run(argv: list[str], container: Container, hostname: str, net: Net | None = None) -> Result:
     if not argv:
         return Result(stderr="error: you must specify at least one command\n", code=1)
     if argv[0] in ("sh", "bash", "/bin/sh", "/bin/bash") and len(argv) >= 3 and argv[1] == "-c":
-        return _script(argv[2], container, pod_name, net)
-    return _command(argv, container, pod_name, net)
+        return _script(argv[2], container, hostname, net)
+    return _command(argv, container, hostname, net)
 
 
-def _script(text: str, container: Container, pod_name: str, net: Net | None) -> Result:
+def _script(text: str, container: Container, hostname: str, net: Net | None) -> Result:
     result = Result()
     for part in text.split("&&"):
         for statement in part.split(";"):
@@ -59,17 +59,17 @@ def _script(text: str, container: Container, pod_name: str, net: Net | None) -> 
             except ValueError as exc:
                 return result + Result(stderr=f"sh: syntax error: {exc}\n", code=2)
             if words:
-                result = result + _command(words, container, pod_name, net)
+                result = result + _command(words, container, hostname, net)
         if result.code != 0:
             break
     return result
 
 
-def _command(argv: list[str], container: Container, pod_name: str, net: Net | None) -> Result:
+def _command(argv: list[str], container: Container, hostname: str, net: Net | None) -> Result:
     name, args = argv[0].rsplit("/", 1)[-1], argv[1:]
     files = container.files
     if name in ("env", "printenv"):
-        env = environment(container, pod_name)
+        env = environment(container, hostname)
         if name == "printenv" and args:
             values = [env[a] for a in args if a in env]
             return Result(
@@ -80,7 +80,7 @@ def _command(argv: list[str], container: Container, pod_name: str, net: Net | No
         out, err, code = "", "", 0
         for path in args:
             if path in files:
-                out += files[path] if files[path].endswith("\n") else files[path] + "\n"
+                out += files[path]  # as written: a downward API or token file has no newline
             else:
                 err += f"cat: can't open '{path}': No such file or directory\n"
                 code = 1
@@ -96,7 +96,7 @@ def _command(argv: list[str], container: Container, pod_name: str, net: Net | No
     if name == "echo":
         return Result(" ".join(args) + "\n")
     if name == "hostname":
-        return Result(pod_name + "\n")
+        return Result(hostname + "\n")
     if name in ("true", ":"):
         return Result()
     if name == "false":

@@ -1,11 +1,14 @@
 """The simulator's view of the objects pods depend on — Secrets and ConfigMaps for their
-configuration, Services, EndpointSlices, Namespaces, NetworkPolicies and pods for their
-network — kept current by watches; every change wakes the pods that wait on them."""
+configuration, Nodes for the downward API, Services, EndpointSlices, Namespaces,
+NetworkPolicies and pods for their network — kept current by watches; every change wakes the
+pods that wait on them, and each object remembers when it last changed (mounted volumes
+show a change only from the pod's next sync on)."""
 
 import asyncio
+import time
 
 from lightkube import ALL_NS, AsyncClient
-from lightkube.resources.core_v1 import ConfigMap, Namespace, Secret, Service
+from lightkube.resources.core_v1 import ConfigMap, Namespace, Node, Secret, Service
 from lightkube.resources.discovery_v1 import EndpointSlice
 from lightkube.resources.networking_v1 import NetworkPolicy
 from lightkube.types import on_error_retry
@@ -22,9 +25,10 @@ NETWORK_KINDS = {
 class WorldCache:
     def __init__(self) -> None:
         self._objects: dict[tuple[str, str, str], dict] = {}
+        self._changed_at: dict[tuple[str, str, str], float] = {}
         self.changed = asyncio.Event()
         self.synced = asyncio.Event()
-        self._pending = 2 + len(NETWORK_KINDS)
+        self._pending = 3 + len(NETWORK_KINDS)
 
     def secret(self, namespace: str, name: str) -> dict | None:
         return self._objects.get(("Secret", namespace, name))
@@ -32,40 +36,53 @@ class WorldCache:
     def configmap(self, namespace: str, name: str) -> dict | None:
         return self._objects.get(("ConfigMap", namespace, name))
 
+    def services(self) -> list[dict]:
+        return [obj for (kind, _, _), obj in self._objects.items() if kind == "Service"]
+
+    def node(self, name: str) -> dict | None:
+        return self._objects.get(("Node", "", name))
+
+    def changed_at(self, kind: str, namespace: str, name: str) -> float:
+        """When the object was last added, changed or deleted (0: never seen)."""
+        return self._changed_at.get((kind, namespace, name), 0.0)
+
     async def run(self, client: AsyncClient) -> None:
         await asyncio.gather(
             self._watch(client, Secret, "Secret"),
             self._watch(client, ConfigMap, "ConfigMap"),
+            self._watch(client, Node, "Node"),
             *(self._watch(client, resource, kind) for kind, resource in NETWORK_KINDS.items()),
         )
 
     def store_pod(self, op: str, pod: dict) -> None:
-        self._store(op, "Pod", pod)
+        self.store(op, "Pod", pod)
 
     def network_objects(self) -> list[dict]:
         """Pods, Services, EndpointSlices, Namespaces and NetworkPolicies, for netsim."""
         return [
             {"kind": kind, **obj}
             for (kind, _, _), obj in self._objects.items()
-            if kind not in ("Secret", "ConfigMap")
+            if kind not in ("Secret", "ConfigMap", "Node")
         ]
 
     async def _watch(self, client: AsyncClient, resource, kind: str) -> None:
         # list first so pods never see a Secret as missing that merely was not read yet
-        scope = {} if kind == "Namespace" else {"namespace": ALL_NS}
+        scope = {} if kind in ("Namespace", "Node") else {"namespace": ALL_NS}
         async for obj in client.list(resource, **scope):
-            self._store("ADDED", kind, obj.to_dict())
+            self.store("ADDED", kind, obj.to_dict())
         self._pending -= 1
         if self._pending == 0:
             self.synced.set()
         async for op, obj in client.watch(resource, on_error=on_error_retry, **scope):
-            self._store(op, kind, obj.to_dict())
+            self.store(op, kind, obj.to_dict())
             # wake everyone waiting now; later waiters wait for the next change
             woken, self.changed = self.changed, asyncio.Event()
             woken.set()
 
-    def _store(self, op: str, kind: str, obj: dict) -> None:
+    def store(self, op: str, kind: str, obj: dict, at: float | None = None) -> None:
+        """Record a watch event (ADDED, MODIFIED, DELETED) seen at `at` (default: now)."""
         key = (kind, obj["metadata"].get("namespace", ""), obj["metadata"]["name"])
+        self._changed_at[key] = time.time() if at is None else at
         if op == "DELETED":
             self._objects.pop(key, None)
         else:
