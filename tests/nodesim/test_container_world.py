@@ -9,6 +9,8 @@ import json
 
 import pytest
 
+from kubeproof.nodesim import dependencies
+from kubeproof.nodesim.catalog import Dependency
 from kubeproof.nodesim.config import ConfigError, resolve_env, volume_error
 from kubeproof.nodesim.container import Container
 from kubeproof.nodesim.etcfiles import etc_files, hosts, pod_dns
@@ -415,6 +417,21 @@ def test_downward_api_volume_follows_label_changes_at_once():
     current["pod"], clock.now = relabelled, 5.0
     # a label change is a pod update: the pod syncs at once (config.go:345-354)
     assert files["/etc/podinfo/labels"] == 'app="web"\ntier="back"'
+
+
+def test_a_process_keeps_the_configuration_it_started_with():
+    # the file changes in the volume (test above); the modelled process read it at start
+    cm = {"metadata": {"name": "conf", "namespace": "shop"}, "data": {"url": "db:5432"}}
+    container = {"name": "app", "volumeMounts": [{"name": "conf", "mountPath": "/etc/app"}]}
+    pod = make_pod(
+        containers=[container], volumes=[{"name": "conf", "configMap": {"name": "conf"}}]
+    )
+    world, clock = world_with(("ConfigMap", cm)), Clock()
+    files = ContainerFiles(lambda: pod, container, world, [], 0.0, clock)
+    world.store("MODIFIED", "ConfigMap", cm | {"data": {"url": "db2:5432"}}, at=1.0)
+    clock.now = 100.0
+    assert files["/etc/app/url"] == "db2:5432"
+    assert dependencies.target(Dependency(file="/etc/app/url"), {}, files) == "db:5432"
 
 
 # -- error wording ---------------------------------------------------------------------------

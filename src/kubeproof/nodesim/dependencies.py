@@ -1,11 +1,13 @@
 """Whether a workload reaches the upstreams its model depends on, decided by netsim over
 the live objects, and the line a client library would log when it does not."""
 
+from collections.abc import Mapping
 from urllib.parse import urlsplit
 
 from kubeproof.netsim import Network
 from kubeproof.netsim.objects import DNS_SERVICE_IP, Pod
 from kubeproof.nodesim.catalog import Dependency
+from kubeproof.nodesim.volumefiles import ContainerFiles
 
 DEFAULT_PORTS = {
     "http": 80,
@@ -19,8 +21,12 @@ DEFAULT_PORTS = {
 }
 
 
-def target(dep: Dependency, env: dict[str, str], files: dict[str, str]) -> str | None:
-    """host:port the dependency points at, or None when the setting is absent."""
+def target(dep: Dependency, env: dict[str, str], files: Mapping[str, str]) -> str | None:
+    """host:port the dependency points at, or None when the setting is absent. A process
+    reads its configuration files when it starts: a later volume update (volumefiles.py)
+    reaches it only through a restart."""
+    if isinstance(files, ContainerFiles):
+        files = files.at_start
     raw = env.get(dep.env) if dep.env else files.get(dep.file or "")
     if not raw:
         return None

@@ -55,6 +55,9 @@ class ContainerFiles(Mapping[str, str]):
         self._fixed = etc_files(obj, container, pod_ips, node_ip)
         self._fixed |= mounted_files(obj, container, world, sub_path=True)
         self._live = mounted_files(obj, container, world, sub_path=False)
+        # what the process read when it started: a workload model reads its configuration
+        # files once, as most programs do (a modelling choice, not kubelet behaviour)
+        self.at_start: dict[str, str] = self._live | self._fixed
         self._seen_meta = _watched_meta(obj)
         self._synced_at = now
         self._next_sync = now + self._interval()
