@@ -1,6 +1,6 @@
 #!/bin/sh
 set -e
-# FailedMount: configmap references non-existent configmap key: config.yaml. The
+# FailedMount: configmap references non-existent config key: config.yaml. The
 # ConfigMap holds routes.yaml (the previous revision projected it as config.yaml).
 kubectl -n edge patch deployment gateway --type=json -p \
   '[{"op": "replace", "path": "/spec/template/spec/volumes/0/configMap/items/0/key", "value": "routes.yaml"}]'
