@@ -418,7 +418,8 @@ spec:
     assert env.returncode == 0
     assert "GREETING=hello" in env.stdout and "DB_PASSWORD=s3cret" in env.stdout
     assert "HOSTNAME=web" in env.stdout
-    assert exec_("cat", "/etc/app/mode").stdout == "live\n"
+    # a --from-literal value has no newline, and cat adds none
+    assert exec_("cat", "/etc/app/mode").stdout == "live"
     assert exec_("ls", "/etc/app").stdout == "mode\n"
     missing = exec_("cat", "/etc/app/other")
     assert missing.returncode == 1
