@@ -14,6 +14,7 @@ from kubeproof.agents.spec import KINDS, AgentsFile, parse
 from kubeproof.cli.output import Format, console, emit, stderr
 from kubeproof.errors import KubeproofError
 from kubeproof.evidence import keys
+from kubeproof.nodesim.timing import profile as timing_profile
 from kubeproof.runner.provision import source_for
 from kubeproof.runner.run import RunOptions, execute, plan, write_run
 from kubeproof.runner.trial import TrialPlan
@@ -35,9 +36,10 @@ def run_plans(
     retries: int,
     quiet: bool,
     signing_key: Ed25519PrivateKey | None = None,
+    timing: str = "real",
 ):
     """Execute with a progress bar on stderr and a line per finished trial."""
-    source = source_for(cluster)
+    source = source_for(cluster, timing)
     lock = threading.Lock()
     progress = Progress(
         TextColumn("[bold]trials"),
@@ -150,6 +152,13 @@ def run(
         "$KUBEPROOF_EVIDENCE_KEY, $KUBEPROOF_EVIDENCE_KEY_FILE, else your per-user key "
         "(`kubeproof evidence keygen`).",
     ),
+    timing: str = typer.Option(
+        "real",
+        "--timing",
+        help="Simulated kubelet timing on embedded clusters: `real` (the kubelet's own "
+        "back-offs and grace periods, as agents meet them on a real cluster) or `fast` "
+        "(every duration / 10; recorded in each trial, not comparable with real results).",
+    ),
     output: Format = typer.Option(Format.text, "--output", "-o", help="Output format."),
 ) -> None:
     """Run agents on tasks and judge every trial.
@@ -178,6 +187,7 @@ def run(
         "cluster": cluster,
         "dir": str(out),
         "protocol": protocol,
+        "timing": timing_profile(timing).name,
         # every trial's chain is signed with this key: compare the fingerprint with yours
         "evidence": {
             "fingerprint": keys.fingerprint(key),
@@ -185,7 +195,7 @@ def run(
             "key_source": keys.key_source(evidence_key),
         },
     }
-    records = run_plans(plans, cluster, jobs, retries, output is not Format.text, key)
+    records = run_plans(plans, cluster, jobs, retries, output is not Format.text, key, timing)
     result = write_run(out, meta, records, key)
     if not emit(result, output):
         summary = result["summary"]

@@ -200,6 +200,12 @@ def validate(
     jobs: int = typer.Option(2, "--jobs", "-j", min=1, help="Trials at once."),
     cluster: str = typer.Option("embedded", "--cluster", help="embedded or kubeconfig:PATH."),
     out: Path = typer.Option(None, "--out", help="Run directory (default runs/validate-<time>)."),
+    timing: str = typer.Option(
+        "real",
+        "--timing",
+        help="Simulated kubelet timing: `real` (as agents meet it) or `fast` (every duration "
+        "/ 10, for a quick look; the record keeps which).",
+    ),
     output: Format = OUTPUT,
 ) -> None:
     from kubeproof.cli.run import default_out, run_plans
@@ -234,14 +240,17 @@ def validate(
     )
     proven = {t.id: proving.digest(t) for t in selected}  # the files the trials will use
     began = time.monotonic()
-    records = run_plans(trials, cluster, jobs, retries=2, quiet=output is not Format.text)
+    records = run_plans(
+        trials, cluster, jobs, retries=2, quiet=output is not Format.text, timing=timing
+    )
     wall = time.monotonic() - began
-    write_run(out, {"validate": [t.id for t in selected], "dir": str(out)}, records)
+    meta = {"validate": [t.id for t in selected], "dir": str(out), "timing": timing}
+    write_run(out, meta, records)
     verdicts = [proving.judge(t, records) | {"selected": why} for t, why in chosen]
     (out / "validation.json").write_text(json.dumps(verdicts, indent=2) + "\n")
     valid = all(v["valid"] for v in verdicts)
     if write_record and valid:
-        data = proving.record_of(selected, verdicts, records, jobs, wall, proven)
+        data = proving.record_of(selected, verdicts, records, jobs, wall, proven, timing)
         record.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
     elif not no_record:
         noted = proving.note_valid(record, selected, verdicts, records, proven)

@@ -38,6 +38,7 @@ from kubeproof.cluster.record import ClusterRecord, ComponentRecord, cluster_dir
 from kubeproof.cluster.versions import versions
 from kubeproof.errors import KubeproofError
 from kubeproof.nodesim.profile import NodeProfile
+from kubeproof.nodesim.timing import profile as timing_profile
 from kubeproof.paths import clusters_root
 
 NAME_RE = re.compile(r"^[a-z0-9]([-a-z0-9]{0,38}[a-z0-9])?$")
@@ -83,6 +84,7 @@ class EmbeddedCluster(Cluster):
         nodes: "int | NodeProfile" = 1,
         images: Path | None = None,
         progress: Callable[[str], None] | None = None,
+        timing: str = "real",
     ):
         if name is not None and not NAME_RE.match(name):
             raise KubeproofError(
@@ -97,6 +99,7 @@ class EmbeddedCluster(Cluster):
         self.profile = nodes if isinstance(nodes, NodeProfile) else NodeProfile.workers(nodes)
         self.node_specs = self.profile.expand()
         self.images = images
+        self.timing = timing_profile(timing).name  # the simulated kubelet's timing profile
         self._progress = progress or (lambda _msg: None)
         self.record: ClusterRecord | None = None
 
@@ -168,6 +171,7 @@ class EmbeddedCluster(Cluster):
                 attached=self.attached,
                 owner_pid=os.getpid(),
                 nodes=[spec.name for spec in self.node_specs],
+                timing=self.timing,
             )
             self.record.save()
         if self.attached:

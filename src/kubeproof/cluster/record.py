@@ -40,6 +40,9 @@ class ClusterRecord(BaseModel):
     phases: dict[str, float] = Field(default_factory=dict)
     components: dict[str, ComponentRecord] = Field(default_factory=dict)
     nodes: list[str] = Field(default_factory=list)  # simulated node names
+    # the simulated kubelet's timing profile: real (the kubelet's own back-offs and grace
+    # periods) or fast (every duration / 10, for the library's validation sweeps)
+    timing: str = "real"
 
     @property
     def layout(self) -> Layout:

@@ -100,6 +100,7 @@ class ImageModel(_Model):
     api_calls: list[ApiCall] = Field(default_factory=list)
     dependencies: list[Dependency] = Field(default_factory=list)
     batch: Batch | None = None  # None: runs until stopped
+    stop_seconds: float = 0.2  # from SIGTERM until it exits (shell images ignore SIGTERM)
     shell: bool = False  # interprets `sh -c` commands such as sleep/exit/echo (busybox)
 
 

@@ -1,22 +1,39 @@
 """One container's life as a kubelet drives it: pull, create, run, probe, exit, back off,
-restart. `advance(now)` moves it forward and returns the Events a kubelet would record."""
+restart. `advance(now)` moves it forward and returns the Events a kubelet would record.
+
+Wording, reasons and timings follow kubelet v1.36.3: image pulls and their back-off
+(pkg/kubelet/images/image_manager.go, "IM" below), container start and crash-loop back-off
+(pkg/kubelet/kuberuntime/kuberuntime_container.go "KRC", kuberuntime_manager.go "KRM"), and
+what the status shows when (the PLEG relist, pkg/kubelet/pleg/generic.go). Durations come
+from `timing.py` scaled by the cluster's timing profile.
+"""
 
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from kubeproof.nodesim import probes
+from kubeproof.nodesim import images, probes
 from kubeproof.nodesim.catalog import Catalog, canonical
 from kubeproof.nodesim.config import ConfigError, World, resolve_env
 from kubeproof.nodesim.expansion import command_and_args
 from kubeproof.nodesim.process import FOREVER, Plan, plan
+from kubeproof.nodesim.timing import (
+    CONTAINER_BACKOFF_INITIAL,
+    CONTAINER_BACKOFF_MAX,
+    IMAGE_BACKOFF_INITIAL,
+    IMAGE_BACKOFF_MAX,
+    PLEG_RELIST,
+    PULL_BYTES_PER_SECOND,
+    PULL_START,
+    REAL,
+    SYNC_ERROR_REQUEUE,
+    Backoff,
+    Timing,
+    go_duration,
+    truncate_ms,
+)
 from kubeproof.nodesim.volumefiles import ContainerFiles
 
-BACKOFF_BASE = 2.0  # seconds; a kubelet uses 10 s doubling to 300 s — trials need seconds
-BACKOFF_CAP = 40.0
-PULL_SECONDS = 0.3
-ERR_IMAGE_PULL_SECONDS = 1.0  # how long ErrImagePull shows before ImagePullBackOff
-TERMINATED_SECONDS = 0.5  # how long a crashed container shows Terminated before back-off
 API_CHECK_SECONDS = 2.0  # how often a workload's API permissions are re-checked
 
 
@@ -26,10 +43,6 @@ class Event:
     reason: str
     message: str
     field_path: str | None = None
-
-
-def backoff(failures: int) -> float:
-    return min(BACKOFF_BASE * 2 ** max(failures - 1, 0), BACKOFF_CAP)
 
 
 def ts(t: float) -> str:
@@ -44,12 +57,14 @@ class Container:
     field_path: str
     init: bool = False
     sidecar: bool = False
-    stage: str = "pull"  # pull, pull-failed, pull-backoff, create, running, exited, backoff
+    timing: Timing = REAL
+    # pull, pull-failed, pull-backoff, create, running, exited, backoff, invalid
+    stage: str = "pull"
     next_at: float = 0.0
-    reason: str = "ContainerCreating"
+    reason: str = ""  # a waiting reason of its own; "" shows the pod's default
     message: str = ""
-    pull_failures: int = 0
-    crashes: int = 0
+    pull_backoff: Backoff | None = None
+    crash_backoff: Backoff | None = None
     restart_count: int = 0
     started_at: float | None = None
     finished_at: float | None = None
@@ -68,6 +83,10 @@ class Container:
     # set by the kubelet when an API call is forbidden or a dependency unreachable: the
     # line the process logs about it (None: all is well)
     failing: str | None = None
+    _pull_error: str = ""  # the last pull's error, for ImagePullBackOff's message
+    seen_at: float = 0.0  # when the PLEG relist sees the current run
+    stop: object = None  # termination.Stop while the kubelet stops it
+    before_seen: dict | None = None  # the state shown until then (a restart's previous)
     failing_mode: str = "unready"
     api_checked_at: float = 0.0
     _failing_logged: str | None = None
@@ -90,6 +109,11 @@ class Container:
     def _event(self, kind: str, reason: str, message: str) -> Event:
         return Event(kind, reason, message, self.field_path)
 
+    def __post_init__(self) -> None:
+        t = self.timing
+        self.pull_backoff = Backoff(t(IMAGE_BACKOFF_INITIAL), t(IMAGE_BACKOFF_MAX))
+        self.crash_backoff = Backoff(t(CONTAINER_BACKOFF_INITIAL), t(CONTAINER_BACKOFF_MAX))
+
     # -- the state machine ------------------------------------------------------------
 
     def advance(self, now: float, pod, world: World, catalog: Catalog) -> list[Event]:
@@ -105,59 +129,86 @@ class Container:
         return events
 
     def _on_pull(self, now, pod, world, catalog) -> list[Event]:
-        policy = self.spec.get("imagePullPolicy", "IfNotPresent")
+        """EnsureImageExists (IM:169-382) at one pod sync."""
+        policy = self.spec.get("imagePullPolicy") or images.default_pull_policy(self.image)
+        try:
+            image = images.apply_default_tag(self.image)
+        except images.InvalidReference as exc:  # IM:176-180; waiting InvalidImageName
+            self.reason = "InvalidImageName"
+            self.message = f'Failed to apply default image tag "{self.image}": {exc}'
+            self.stage, self.next_at = "invalid", now + self.timing(SYNC_ERROR_REQUEUE)
+            return [
+                self._event("Warning", "InspectFailed", self.message),
+                self._event("Warning", "Failed", "Error: InvalidImageName"),
+            ]
         _repo, tag, model = catalog.resolve(self.image)
-        present = pod.node_images is not None and canonical(self.image) in pod.node_images
         ref = canonical(self.image)
-        if policy == "Never" and not present:
-            self.reason, self.message = (
-                "ErrImageNeverPull",
-                (f'Container image "{self.image}" is not present with pull policy of Never'),
+        present = pod.node_images is not None and ref in pod.node_images
+        if policy == "Never" and not present:  # IM:157, then KRC:218 "Error: %v"
+            self.reason = "ErrImageNeverPull"
+            self.message = (
+                f'Container image "{self.image}" is not present with pull policy of Never'
             )
-            self.next_at = FOREVER
-            return [self._event("Warning", "ErrImageNeverPull", self.message)]
+            self.stage, self.next_at = "invalid", now + self.timing(SYNC_ERROR_REQUEUE)
+            return [
+                self._event("Warning", "ErrImageNeverPull", self.message),
+                self._event("Warning", "Failed", "Error: ErrImageNeverPull"),
+            ]
         if present and policy != "Always":
+            # KubeletEnsureSecretPulledImages (beta, on since 1.35): IM:257
             self.stage, self.next_at = "create", now
             return [
                 self._event(
-                    "Normal", "Pulled", f'Container image "{self.image}" already present on machine'
+                    "Normal",
+                    "Pulled",
+                    f'Container image "{self.image}" already present on machine and can be '
+                    "accessed by the pod",
                 )
             ]
-        events = [self._event("Normal", "Pulling", f'Pulling image "{self.image}"')]
+        if self.pull_backoff.in_backoff_since(self.pull_backoff.last_update or now, now):
+            # IM:337-349: the previous pull's error, kept for the back-off message
+            previous = self.message if self.reason == "ErrImagePull" else self._pull_error
+            self.reason = "ImagePullBackOff"
+            self.message = f'Back-off pulling image "{image}": ErrImagePull: {previous}'
+            self._pull_error = previous
+            retry_at = self.pull_backoff.last_update + self.pull_backoff.delay
+            self.stage, self.next_at = "pull-backoff", retry_at
+            return [
+                self._event("Normal", "BackOff", f'Back-off pulling image "{image}"'),
+                self._event("Warning", "Failed", "Error: ImagePullBackOff"),
+            ]
+        events = [self._event("Normal", "Pulling", f'Pulling image "{image}"')]
         if model is None or tag not in model.tags:
+            self.pull_backoff.next(now)
+            # IM:363-368; the CRI client drops `rpc error: code = Unknown desc = ` (k8s.io/
+            # cri-client/pkg/remote_image.go:252-260), a NotFound keeps its code
+            resolve = (
+                f'failed to pull and unpack image "{ref}": failed to resolve reference "{ref}"'
+            )
             if model is None:
-                cause = (
-                    "pull access denied, repository does not exist or may require "
+                error = (
+                    f"{resolve}: pull access denied, repository does not exist or may require "
                     "authorization: server message: insufficient_scope: authorization failed"
                 )
             else:
-                cause = f"{ref}: not found"
-            self.pull_failures += 1
-            self.reason = "ErrImagePull"
-            self.message = (
-                f'failed to pull and unpack image "{ref}": failed to resolve reference '
-                f'"{ref}": {cause}'
-            )
-            code = "NotFound" if model is not None else "Unknown"
+                error = f"rpc error: code = NotFound desc = {resolve}: {ref}: not found"
+            self.reason, self.message, self._pull_error = "ErrImagePull", error, error
             events += [
-                self._event(
-                    "Warning",
-                    "Failed",
-                    f'Failed to pull image "{self.image}": '
-                    f"rpc error: code = {code} desc = {self.message}",
-                ),
+                self._event("Warning", "Failed", f'Failed to pull image "{image}": {error}'),
                 self._event("Warning", "Failed", "Error: ErrImagePull"),
             ]
-            self.stage, self.next_at = "pull-failed", now + ERR_IMAGE_PULL_SECONDS
+            # the pod worker retries the sync after backOffPeriod (kubelet.go:225)
+            self.stage, self.next_at = "pull-failed", now + self.timing(SYNC_ERROR_REQUEUE)
             return events
         if pod.node_images is not None:
             pod.node_images.add(ref)
-        seconds = PULL_SECONDS
+        seconds = truncate_ms(self.timing(PULL_START + model.size_bytes / PULL_BYTES_PER_SECOND))
+        took = go_duration(seconds)
         events.append(
             self._event(
                 "Normal",
                 "Pulled",
-                f'Successfully pulled image "{self.image}" in {seconds}s ({seconds}s including '
+                f'Successfully pulled image "{image}" in {took} ({took} including '
                 f"waiting). Image size: {model.size_bytes} bytes.",
             )
         )
@@ -165,25 +216,25 @@ class Container:
         return events
 
     def _on_pull_failed(self, now, pod, world, catalog) -> list[Event]:
-        cause = self.message
-        self.reason = "ImagePullBackOff"
-        self.message = f'Back-off pulling image "{self.image}": ErrImagePull: {cause}'
-        self.stage, self.next_at = "pull-backoff", now + backoff(self.pull_failures)
-        return [
-            self._event("Normal", "BackOff", f'Back-off pulling image "{self.image}"'),
-            self._event("Warning", "Failed", "Error: ImagePullBackOff"),
-        ]
+        self.stage = "pull"  # the next sync: back-off still running, or a new pull
+        return self._on_pull(now, pod, world, catalog)
 
     def _on_pull_backoff(self, now, pod, world, catalog) -> list[Event]:
         self.stage = "pull"
         return []
+
+    def _on_invalid(self, now, pod, world, catalog) -> list[Event]:
+        self.stage = "pull"  # retried at each sync, with the same events
+        return self._on_pull(now, pod, world, catalog)
 
     def _on_create(self, now, pod, world, catalog) -> list[Event]:
         try:
             self.env = resolve_env(pod.obj, self.spec, world, [pod.ip])
         except ConfigError as exc:
             self.reason, self.message = "CreateContainerConfigError", str(exc)
-            self.next_at = now + 2.0  # also woken at once when a Secret or ConfigMap changes
+            # retried at the pod worker's next sync (kubelet.go:225); a Secret or ConfigMap
+            # appearing does not by itself resync the pod
+            self.next_at = now + self.timing(SYNC_ERROR_REQUEUE)
             return [self._event("Warning", "Failed", f"Error: {exc}")]
         self.files = ContainerFiles(lambda: pod.obj, self.spec, world, [pod.ip], now)
         _, _, model = catalog.resolve(self.image)
@@ -204,10 +255,13 @@ class Container:
         self.failing = self._failing_logged = None
         self.api_checked_at = 0.0
         self.logs += [(now, line) for line in self.plan.logs]
-        self.next_at = now + min(self.plan.runs_for, 0.05)
-        return [
-            self._event("Normal", "Created", f"Created container: {self.name}"),
-            self._event("Normal", "Started", f"Started container {self.name}"),
+        # the status shows it running once the PLEG relists; one that exits first is seen
+        # exited (and was never Running or Ready)
+        self.seen_at = now + self.timing(PLEG_RELIST)
+        self.next_at = min(now + self.plan.runs_for, self.seen_at)
+        return [  # KRC:289, KRC:298
+            self._event("Normal", "Created", "Container created"),
+            self._event("Normal", "Started", "Container started"),
         ]
 
     def _on_running(self, now, pod, world, catalog) -> list[Event]:
@@ -229,6 +283,8 @@ class Container:
         if self.failing:
             self.ready = False
         upcoming = [exit_at, *(s["next"] for s in self.probe_state.values())]
+        if now < self.seen_at:
+            upcoming.append(self.seen_at)
         serving_at = self.started_at + model.startup_seconds
         if now < serving_at:
             upcoming.append(serving_at)  # it starts answering then: ready without a probe
@@ -242,7 +298,9 @@ class Container:
         serving = now >= self.started_at + model.startup_seconds
         kinds = ["startupProbe"] if not self.started else ["livenessProbe", "readinessProbe"]
         if self.started and "readinessProbe" not in self.spec:
-            self.ready = serving or not model.ports
+            # without a readiness probe the kubelet calls a started container ready; it
+            # does not know whether a port answers (prober_manager.go UpdatePodStatus)
+            self.ready = True
         for kind in kinds:
             probe = self.spec.get(kind)
             if not probe:
@@ -297,49 +355,92 @@ class Container:
                     "ok": 0,
                 }
         if "readinessProbe" not in self.spec:
-            self.ready = serving or not model.ports
+            self.ready = True
 
     def _exit(self, at: float, code: int, reason: str) -> list[Event]:
         self.stage, self.finished_at = "exited", at
         self.exit_code, self.exit_reason = code, reason
         self.ready = False
-        self.next_at = at + TERMINATED_SECONDS
+        # the kubelet learns of the exit at the next relist and then syncs the pod
+        self.next_at = at + self.timing(PLEG_RELIST)
+        return []
+
+    def restarts(self, pod) -> bool:
+        from kubeproof.nodesim.podstatus import should_restart
+
+        if self.sidecar:
+            return True
+        return should_restart(self.spec, pod.restart_policy, self.exit_code or 0)
+
+    def kill(self, now: float, stop, message: str | None = None) -> list[Event]:
+        """killContainer (KRC:861): `Killing`, then the process is gone after the stop's
+        time (preStop, SIGTERM, SIGKILL at the end of the grace period)."""
+        if self.stage not in ("running", "stopping"):
+            self.next_at = FOREVER  # nothing runs: nothing to stop, nothing restarts
+            return []
+        if self.stage == "stopping":
+            return []
+        self.stage, self.stop = "stopping", stop
+        self.next_at = now + stop.seconds
+        text = message or f"Stopping container {self.name}"
+        return [self._event("Normal", "Killing", text)]
+
+    def _on_stopping(self, now, pod, world, catalog) -> list[Event]:
+        self._exit(self.next_at, self.stop.exit_code, self.stop.reason)
+        self.next_at = FOREVER
         return []
 
     def _on_exited(self, now, pod, world, catalog) -> list[Event]:
-        policy = "Always" if self.sidecar else pod.restart_policy
-        if (
-            policy == "Never"
-            or (policy == "OnFailure" and self.exit_code == 0)
-            or (self.init and not self.sidecar and self.exit_code == 0)
-        ):
+        if pod.terminal or pod.stopping or (self.init and not self.sidecar and self.exit_code == 0):
+            self.next_at = FOREVER
+            return []
+        if not self.restarts(pod):
             self.next_at = FOREVER
             return []
         self.last_state = self._terminated()
-        self.crashes += 1
-        delay = backoff(self.crashes)
-        self.stage, self.next_at = "backoff", now + delay
-        self.reason = "CrashLoopBackOff"
-        self.message = (
-            f"back-off {delay:g}s restarting failed container={self.name} "
-            f"pod={pod.name}_{pod.namespace}({pod.uid})"
-        )
-        return [
-            self._event(
-                "Warning",
-                "BackOff",
-                f"Back-off restarting failed container {self.name} in pod "
-                f"{pod.name}_{pod.namespace}({pod.uid})",
-            )
-        ]
+        return self._on_backoff(now, pod, world, catalog)
 
     def _on_backoff(self, now, pod, world, catalog) -> list[Event]:
-        self.restart_count += 1
+        """doBackOff (KRM:1908-1940) at a pod sync: the first exit restarts at once; one
+        within the back-off of the previous waits 10 s, 20 s, … 5 min (counted from the
+        exit), the message naming the current delay as Go prints it."""
+        finished = self.finished_at or now
+        if self.crash_backoff.in_backoff_since(finished, now):
+            delay = self.crash_backoff.delay
+            self.reason = "CrashLoopBackOff"
+            self.message = (
+                f"back-off {go_duration(delay)} restarting failed container={self.name} "
+                f"pod={pod.name}_{pod.namespace}({pod.uid})"
+            )
+            first = self.stage != "backoff"
+            self.stage, self.next_at = "backoff", finished + delay
+            if not first:
+                return []
+            return [
+                self._event(
+                    "Warning",
+                    "BackOff",
+                    f"Back-off restarting failed container {self.name} in pod "
+                    f"{pod.name}_{pod.namespace}({pod.uid})",
+                )
+            ]
+        self.crash_backoff.next(finished)
+        # what the status keeps showing until the relist sees the new one running
+        if self.stage == "backoff":
+            self.before_seen = {"waiting": {"reason": self.reason, "message": self.message}}
+        else:
+            self.before_seen = self._terminated()
+        self.restart_count += 1  # KRC:224-226: the previous status's count + 1
         self.stage = "create"
+        self.reason = self.message = ""
         return [
             self._event(
-                "Normal", "Pulled", f'Container image "{self.image}" already present on machine'
-            )
+                "Normal",
+                "Pulled",
+                f'Container image "{self.image}" already present on machine and can be '
+                "accessed by the pod",
+            ),
+            *self._on_create(now, pod, world, catalog),
         ]
 
     # -- status -----------------------------------------------------------------------
@@ -355,25 +456,36 @@ class Container:
             }
         }
 
-    def status(self) -> dict:
-        if self.stage == "running":
+    def status(self, now: float, default_waiting: str = "ContainerCreating") -> dict:
+        """convertToAPIContainerStatuses (kubelet_pods.go:2443): the state the kubelet last
+        saw. A container started less than a relist ago still shows its previous state."""
+        running = self.stage in ("running", "stopping") and now >= self.seen_at
+        last_state = self.last_state or {}
+        if running:
             state = {"running": {"startedAt": ts(self.started_at or 0)}}
+        elif self.stage in ("running", "stopping") and self.before_seen:
+            state = self.before_seen
         elif self.stage == "exited":
             state = self._terminated()
         else:
-            waiting = {"reason": self.reason}
+            waiting = {"reason": self.reason or default_waiting}
             if self.message:
                 waiting["message"] = self.message
             state = {"waiting": waiting}
+        # an init container that completed is reported ready (kubelet_pods.go:2560)
+        if self.init and not self.sidecar:
+            ready = self.stage == "exited" and self.exit_code == 0
+        else:
+            ready = self.ready and running
         out = {
             "name": self.name,
             "image": self.image,
             "imageID": "",
-            "ready": self.ready and self.stage == "running",
-            "started": self.started and self.stage == "running",
+            "ready": bool(ready),
+            "started": self.started and running,
             "restartCount": self.restart_count,
             "state": state,
-            "lastState": self.last_state or {},
+            "lastState": last_state,
         }
         if self.container_id:
             ref = canonical(self.image).rsplit(":", 1)[0]

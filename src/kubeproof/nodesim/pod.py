@@ -1,17 +1,26 @@
 """A pod on a simulated node: volumes, init containers, sidecars and app containers in the
 kubelet's order, and the pod status (phase, conditions, container statuses) they imply."""
 
+from kubeproof.nodesim import podstatus, termination
 from kubeproof.nodesim.catalog import Catalog
 from kubeproof.nodesim.config import World, volume_error
 from kubeproof.nodesim.container import Container, Event, ts
 from kubeproof.nodesim.process import FOREVER
+from kubeproof.nodesim.timing import REAL, Timing
 
 MOUNT_RETRY_SECONDS = 2.0
 
 
 class PodRuntime:
-    def __init__(self, obj: dict, ip: str, node_images: set[str] | None = None):
+    def __init__(
+        self,
+        obj: dict,
+        ip: str,
+        node_images: set[str] | None = None,
+        timing: Timing = REAL,
+    ):
         self.obj = obj
+        self.timing = timing
         self.ip = ip
         self.node_images = node_images
         self.created = None  # first time the kubelet saw it
@@ -24,10 +33,17 @@ class PodRuntime:
                 f"spec.initContainers{{{c['name']}}}",
                 init=True,
                 sidecar=c.get("restartPolicy") == "Always",
+                timing=timing,
             )
             for c in spec.get("initContainers") or []
         ]
-        self.app = [Container(c, f"spec.containers{{{c['name']}}}") for c in spec["containers"]]
+        self.app = [
+            Container(c, f"spec.containers{{{c['name']}}}", timing=timing)
+            for c in spec["containers"]
+        ]
+        self.last_phase = "Pending"  # the phase of the last status; Failed/Succeeded stay
+        self.stopping = False  # the kubelet is killing the pod's containers
+        self.deadline_exceeded = False
 
     # identity --------------------------------------------------------------------------
     @property
@@ -49,10 +65,60 @@ class PodRuntime:
     def containers(self) -> list[Container]:
         return [*self.init, *self.app]
 
+    @property
+    def terminal(self) -> bool:
+        """Failed or Succeeded: nothing restarts any more."""
+        return self.last_phase in ("Failed", "Succeeded")
+
     # driving ---------------------------------------------------------------------------
+    def kill(self, now: float, catalog: Catalog) -> list[Event]:
+        """Stop every container: regular ones at once, sidecars once those are gone, in
+        reverse order (kuberuntime_termination_order.go)."""
+        self.stopping = True
+        events: list[Event] = []
+        for c in [*self.app, *(i for i in self.init if not i.sidecar)]:
+            events += c.kill(now, self._stop(c, catalog))
+        return events + self._stop_sidecars(now, catalog)
+
+    def _stop(self, container: Container, catalog: Catalog) -> termination.Stop:
+        model = catalog.resolve(container.image)[2]
+        grace = termination.grace_period(self.obj, self.timing)
+        return termination.stop(container.spec, model, grace, self.timing)
+
+    def _stop_sidecars(self, now: float, catalog: Catalog) -> list[Event]:
+        """Sidecars stop after every regular container has (KRM:1377-1382)."""
+        regular = [*self.app, *(i for i in self.init if not i.sidecar)]
+        if any(c.stage in ("running", "stopping") for c in regular):
+            return []
+        events: list[Event] = []
+        for c in reversed([i for i in self.init if i.sidecar]):
+            events += c.kill(now, self._stop(c, catalog))
+        return events
+
+    def stopped(self) -> bool:
+        return all(c.stage not in ("running", "stopping") for c in self.containers())
+
+    def _deadline(self, now: float, catalog: Catalog) -> list[Event]:
+        """activeDeadlineSeconds (pkg/kubelet/active_deadline.go:31-32,74-75)."""
+        deadline = self.obj["spec"].get("activeDeadlineSeconds")
+        if deadline is None or self.stopping or self.terminal or self.created is None:
+            return []
+        if now < self.created + self.timing(float(deadline)):
+            return []
+        self.deadline_exceeded, self.last_phase = True, "Failed"
+        message = "Pod was active on the node longer than the specified deadline"
+        return [Event("Normal", "DeadlineExceeded", message), *self.kill(now, catalog)]
+
     def advance(self, now: float, world: World, catalog: Catalog) -> list[Event]:
         if self.created is None:
             self.created = now
+        if self.stopping:
+            events = []
+            for container in self.containers():
+                events += container.advance(now, self, world, catalog)
+            return events + self._stop_sidecars(now, catalog)
+        if deadline := self._deadline(now, catalog):
+            return deadline
         if not self.mounted:
             if now < self.mount_retry_at:
                 return []
@@ -62,21 +128,39 @@ class PodRuntime:
                 return [Event("Warning", "FailedMount", problem[1])]
             self.mounted = True
         events: list[Event] = []
+        if self.terminal:
+            return events
         for container in self.init:
             if container.stage == "pull" and container.next_at == 0.0:
                 container.next_at = now
             events += container.advance(now, self, world, catalog)
             if not container.done:
+                if self._init_failed():
+                    self.last_phase = "Failed"  # restartPolicy Never: the pod fails
                 return events  # init containers run one at a time, in order
         for container in self.app:
             if container.stage == "pull" and container.next_at == 0.0:
                 container.next_at = now
             events += container.advance(now, self, world, catalog)
+        # the regular containers are done for good: the sidecars are stopped
+        done = self.app and all(c.stage == "exited" and c.next_at == FOREVER for c in self.app)
+        if done and any(i.sidecar and i.stage == "running" for i in self.init):
+            self.stopping = True
+            events += self._stop_sidecars(now, catalog)
         return events
 
     def next_at(self) -> float:
         if not self.mounted:
             return self.mount_retry_at
+        deadline = self.obj["spec"].get("activeDeadlineSeconds")
+        at = FOREVER
+        if deadline is not None and self.created is not None and not self.stopping:
+            at = self.created + self.timing(float(deadline))
+        if self.stopping:
+            return min([c.next_at for c in self.containers()] + [at])
+        return min(self._next_container_at(), at)
+
+    def _next_container_at(self) -> float:
         times = []
         for container in self.init:
             times.append(container.next_at)
@@ -92,49 +176,46 @@ class PodRuntime:
         )
 
     # status ----------------------------------------------------------------------------
-    def phase(self) -> str:
-        app = self.app
-        if not self.mounted or not all(c.done for c in self.init):
-            return "Pending"
-        if any(c.stage == "running" for c in app):
-            return "Running"
-        if all(c.stage == "exited" for c in app):
-            if all(c.exit_code == 0 for c in app):
-                if self.restart_policy != "Always":
-                    return "Succeeded"
-            elif self.restart_policy == "Never":
-                return "Failed"
-        if any(c.container_id for c in app):
-            return "Running"
-        return "Pending"
+    def _init_failed(self) -> bool:
+        statuses = {c.name: c.status(FOREVER) for c in self.init}
+        spec = self.obj["spec"]
+        return podstatus.phase(spec, statuses, {}, False) == "Failed"
 
     def status(self, now: float, current: dict) -> dict:
+        """generateAPIPodStatus (kubelet_pods.go): container statuses as last seen, the
+        phase from them (podstatus.phase), the conditions of status/generate.go."""
+        spec = self.obj["spec"]
+        default = "PodInitializing" if self.init else "ContainerCreating"  # KP:2499-2501
+        init = {c.name: c.status(now, default) for c in self.init}
+        app = {c.name: c.status(now, default) for c in self.app}
         initialized = self.mounted and all(c.done for c in self.init)
-        ready = initialized and all(c.ready and c.stage == "running" for c in self.app)
-        phase = self.phase()
-        if phase in ("Succeeded", "Failed"):
-            ready = False
+        phase = self.last_phase if self.terminal else podstatus.phase(spec, init, app, initialized)
+        if not self.mounted:
+            phase = "Pending"
+        self.last_phase = phase
+        generation = self.obj["metadata"].get("generation")
         conditions = {c["type"]: c for c in current.get("conditions") or []}
 
-        def set_condition(kind: str, value: bool, reason: str | None = None) -> None:
-            status = "True" if value else "False"
-            old = conditions.get(kind)
-            changed = not old or old.get("status") != status
+        def put(entry: dict) -> None:
+            old = conditions.get(entry["type"])
+            changed = not old or old.get("status") != entry["status"]
             entry = {
-                "type": kind,
-                "status": status,
+                "type": entry["type"],
+                "observedGeneration": generation,
+                "status": entry["status"],
                 "lastProbeTime": None,
                 "lastTransitionTime": ts(now) if changed else old["lastTransitionTime"],
+                **{k: entry[k] for k in ("reason", "message") if k in entry},
             }
-            if reason and not value:
-                entry["reason"] = reason
-            conditions[kind] = entry
+            if generation is None:
+                del entry["observedGeneration"]
+            conditions[entry["type"]] = entry
 
-        set_condition("PodReadyToStartContainers", self.mounted)
-        set_condition("Initialized", initialized, "ContainersNotInitialized")
-        not_ready = "PodCompleted" if phase in ("Succeeded", "Failed") else "ContainersNotReady"
-        set_condition("ContainersReady", ready, not_ready)
-        set_condition("Ready", ready, not_ready)
+        put({"type": "PodReadyToStartContainers", "status": "True" if self.mounted else "False"})
+        put(podstatus.initialized(spec, init, app, phase))
+        ready = podstatus.containers_ready(spec, init, app, phase)
+        put(podstatus.pod_ready(spec, ready, conditions))
+        put(ready)
         order = [
             "PodReadyToStartContainers",
             "Initialized",
@@ -143,6 +224,7 @@ class PodRuntime:
             "PodScheduled",
         ]
         status = {
+            "observedGeneration": generation,
             "phase": phase,
             "conditions": sorted(
                 conditions.values(),
@@ -151,11 +233,16 @@ class PodRuntime:
             "hostIP": current.get("hostIP"),
             "hostIPs": current.get("hostIPs"),
             "startTime": current.get("startTime") or ts(self.created or now),
-            "containerStatuses": [c.status() for c in self.app],
+            "containerStatuses": list(app.values()),
             "qosClass": current.get("qosClass"),
         }
+        if generation is None:
+            del status["observedGeneration"]
+        if self.deadline_exceeded:
+            status["reason"] = "DeadlineExceeded"
+            status["message"] = "Pod was active on the node longer than the specified deadline"
         if self.init:
-            status["initContainerStatuses"] = [c.status() for c in self.init]
+            status["initContainerStatuses"] = list(init.values())
         if self.mounted:
             status["podIP"] = self.ip
             status["podIPs"] = [{"ip": self.ip}]

@@ -42,13 +42,17 @@ class EmbeddedSource:
     kind = "embedded"
     max_parallel = 64
 
-    def __init__(self, starters: int = 2):
+    def __init__(self, starters: int = 2, timing: str = "real"):
         prepare_for_threads()
+        self.timing = timing
         self._pool = ThreadPoolExecutor(starters, thread_name_prefix="cluster-start")
 
     def prepare(self, task: Task) -> "Future[Cluster]":
         nodes, images = nodes_for(task), task.images
-        return self._pool.submit(lambda: EmbeddedCluster(nodes=nodes, images=images).start())
+        timing = self.timing
+        return self._pool.submit(
+            lambda: EmbeddedCluster(nodes=nodes, images=images, timing=timing).start()
+        )
 
     def release(self, cluster: Cluster, task: Task, namespaces: list[str]) -> None:
         cluster.stop()
@@ -85,10 +89,11 @@ class ExternalSource:
         pass
 
 
-def source_for(spec: str) -> ClusterSource:
-    """`embedded` or `kubeconfig:PATH[#CONTEXT]`."""
+def source_for(spec: str, timing: str = "real") -> ClusterSource:
+    """`embedded` or `kubeconfig:PATH[#CONTEXT]`; `timing` is the embedded clusters'
+    simulated-kubelet profile (nodesim/timing.py)."""
     if spec == "embedded":
-        return EmbeddedSource()
+        return EmbeddedSource(timing=timing)
     if spec.startswith("kubeconfig:"):
         path, _, context = spec.removeprefix("kubeconfig:").partition("#")
         return ExternalSource(Path(path), context or None)

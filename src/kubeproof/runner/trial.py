@@ -158,6 +158,9 @@ class Trial:
             t = time.monotonic()
             cluster = self.future.result()
             self.record["cluster"] = {"name": cluster.name, "backend": self.source.kind}
+            record = getattr(cluster, "record", None)
+            if record is not None:  # embedded: the simulated kubelet's timing profile
+                self.record["cluster"]["timing"] = record.timing
             t = self._phase("provision", t)
             self._trial(cluster, namespaces, t)
         except InvalidTask as exc:

@@ -324,6 +324,7 @@ def record_of(
     jobs: int,
     wall: float,
     proven: dict[str, str],
+    timing: str = "real",
 ) -> dict:
     """What a full validation in which every task proved valid writes to the record."""
     commit, dirty = git_commit()
@@ -337,6 +338,7 @@ def record_of(
         "code_differs_from_commit": dirty,
         "kubeproof": __version__,
         "jobs": jobs,
+        "timing": timing,  # the simulated kubelet's profile the trials ran under
         "wall_seconds": round(wall, 1),
         "tasks": entries,
         "totals": _totals(entries),

@@ -1,0 +1,124 @@
+"""The simulated kubelet's pod state machine on a fake clock: a pod spec in, the events it
+records and the statuses it writes out, with their times."""
+
+from dataclasses import dataclass, field
+
+from kubeproof.nodesim import catalog as catalog_mod
+from kubeproof.nodesim.pod import PodRuntime
+from kubeproof.nodesim.process import FOREVER
+from kubeproof.nodesim.timing import REAL, Timing
+
+START = 1_000_000.0  # the fake clock's epoch: the pod is bound at START
+
+
+class StaticWorld:
+    """The objects a pod may read (Secrets, ConfigMaps, Services, Nodes), fixed for the
+    scenario: the node simulator's `config.World`."""
+
+    def __init__(self, objects: list[dict] | None = None):
+        self.objects = {
+            (o["kind"], o["metadata"].get("namespace", "default"), o["metadata"]["name"]): o
+            for o in objects or []
+        }
+
+    def secret(self, namespace: str, name: str) -> dict | None:
+        return self.objects.get(("Secret", namespace, name))
+
+    def configmap(self, namespace: str, name: str) -> dict | None:
+        return self.objects.get(("ConfigMap", namespace, name))
+
+    def services(self) -> list[dict]:
+        return [o for (kind, _, _), o in self.objects.items() if kind == "Service"]
+
+    def node(self, name: str) -> dict | None:
+        return self.objects.get(("Node", "default", name))
+
+    def changed_at(self, kind: str, namespace: str, name: str) -> float:
+        return 0.0  # nothing changes during a golden scenario
+
+
+@dataclass
+class Trace:
+    events: list[tuple[float, str, str, str]] = field(default_factory=list)  # t, type, reason, msg
+    statuses: list[tuple[float, dict]] = field(default_factory=list)  # t, status when it changed
+    gone_at: float | None = None  # a deleted pod: when the kubelet removed it
+
+    def status_at(self, t: float) -> dict:
+        """The last status written at or before `t` seconds."""
+        current: dict = {}
+        for at, status in self.statuses:
+            if at > t:
+                break
+            current = status
+        return current
+
+    def event_lines(self) -> list[str]:
+        return [f"{t:g} {kind} {reason}: {message}" for t, kind, reason, message in self.events]
+
+
+def pod_object(spec: dict, name: str = "p", namespace: str = "default") -> dict:
+    """A bound pod as the apiserver would hand it to the kubelet (defaults applied)."""
+    spec = {"restartPolicy": "Always", "terminationGracePeriodSeconds": 30, **spec}
+    for c in [*spec.get("initContainers", []), *spec["containers"]]:
+        c.setdefault("imagePullPolicy", "IfNotPresent")
+    return {
+        "metadata": {
+            "name": name,
+            "namespace": namespace,
+            "uid": "00000000-0000-4000-8000-000000000001",
+            "generation": 1,
+        },
+        "spec": {"nodeName": "node-1", **spec},
+        "status": {"phase": "Pending", "hostIP": "10.0.0.1", "qosClass": "BestEffort"},
+    }
+
+
+def simulate(
+    pod: dict,
+    until: float,
+    *,
+    world: StaticWorld | None = None,
+    catalog: catalog_mod.Catalog | None = None,
+    timing: Timing = REAL,
+    images: set[str] | None = None,
+    delete_at: float | None = None,
+    grace: int | None = None,
+) -> Trace:
+    """Drive the pod as the kubelet's pod worker does — advance at each due time — for
+    `until` seconds, recording every event and every status change. `delete_at`: the pod
+    is deleted then (with `grace`, default its terminationGracePeriodSeconds); the trace
+    ends when the kubelet would remove it (`Trace.gone_at`)."""
+    world = world or StaticWorld()
+    catalog = catalog or catalog_mod.shipped()
+    runtime = PodRuntime(pod, "10.244.1.2", set() if images is None else images, timing)
+    trace = Trace()
+    now, current = START, pod.get("status") or {}
+    deleting = None if delete_at is None else START + delete_at
+    while now <= START + until:
+        if deleting is not None and now >= deleting and not runtime.stopping:
+            meta = pod["metadata"]
+            meta["deletionTimestamp"] = "deleted"
+            meta["deletionGracePeriodSeconds"] = (
+                grace if grace is not None else pod["spec"]["terminationGracePeriodSeconds"]
+            )
+            now = deleting
+            for event in runtime.kill(now, catalog):
+                trace.events.append(
+                    (round(now - START, 3), event.type, event.reason, event.message)
+                )
+        for event in runtime.advance(now, world, catalog):
+            trace.events.append((round(now - START, 3), event.type, event.reason, event.message))
+        status = runtime.status(now, current)
+        if status != current:
+            trace.statuses.append((round(now - START, 3), status))
+            current = status
+        if runtime.stopping and deleting is not None and runtime.stopped():
+            trace.gone_at = round(now - START, 3)
+            break
+        due = runtime.next_at()
+        if deleting is not None and not runtime.stopping:
+            due = min(due, deleting)
+        if due == FOREVER:
+            break
+        now = max(due, now + 1e-3)
+    return trace
