@@ -44,6 +44,7 @@ def _summary(record: ClusterRecord) -> dict:
         "startMode": record.start_mode,
         "startupSeconds": record.startup_seconds,
         "nodes": record.nodes,
+        "timing": record.timing,
         "stateDir": str(record.state_dir),
         "auditLog": str(record.layout.audit_log),
     }
@@ -72,6 +73,12 @@ def up(
         dir_okay=False,
         help="YAML behaviour models added to the shipped image catalog.",
     ),
+    timing: str = typer.Option(
+        "real",
+        "--timing",
+        help="Simulated kubelet timing: `real` (the kubelet's own back-offs and grace "
+        "periods) or `fast` (every duration / 10).",
+    ),
     output: Format = OUTPUT,
 ) -> None:
     """Start an embedded cluster and wait until it is ready. It keeps running after this
@@ -94,6 +101,7 @@ def up(
             nodes=nodes,
             images=images,
             progress=lambda msg: status.update(msg),
+            timing=timing,
         ).start()
     record = cluster.record
     assert record
