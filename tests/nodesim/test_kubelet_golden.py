@@ -55,10 +55,10 @@ def test_events_of_a_first_start_are_the_kubelets_words():
     trace = simulate(pod_object({"containers": [{"name": "web", "image": "nginx:1.27"}]}), 10)
     assert trace.event_lines() == [
         '0 Normal Pulling: Pulling image "nginx:1.27"',
-        '0 Normal Pulled: Successfully pulled image "nginx:1.27" in 1.544s (1.544s including '
-        "waiting). Image size: 72000000 bytes.",
-        "1.544 Normal Created: Container created",
-        "1.544 Normal Started: Container started",
+        '0 Normal Pulled: Successfully pulled image "nginx:1.27" in 1.532s (1.532s including '
+        "waiting). Image size: 71273870 bytes.",
+        "1.532 Normal Created: Container created",
+        "1.532 Normal Started: Container started",
     ]
 
 

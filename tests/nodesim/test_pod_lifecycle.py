@@ -357,9 +357,9 @@ spec:
 
     wait_for(both_ready, what="both containers ready")
     tail = sim.kubectl("logs", "two", "-c", "a", "--tail=1", "-n", ns).stdout
-    assert tail.strip() == "nginx/1.27.3: start worker processes"
+    assert tail.strip() == "/docker-entrypoint.sh: Configuration complete; ready for start up"
     both = sim.kubectl("logs", "two", "--all-containers", "-n", ns).stdout
-    assert "start worker processes" in both and "Ready to accept connections tcp" in both
+    assert "Configuration complete" in both and "Ready to accept connections tcp" in both
     apply(
         sim,
         """
@@ -633,9 +633,9 @@ spec:
   containers:
   - name: web
     image: nginx:1.27
-    startupProbe: {httpGet: {path: /healthz, port: 80}, periodSeconds: 1}
+    startupProbe: {httpGet: {path: /, port: 80}, periodSeconds: 1}
     readinessProbe: {httpGet: {path: /, port: 80}, periodSeconds: 1}
-    livenessProbe: {httpGet: {path: /healthz, port: 80}, periodSeconds: 1}
+    livenessProbe: {httpGet: {path: /index.html, port: 80}, periodSeconds: 1}
 ---
 apiVersion: v1
 kind: Pod
@@ -644,7 +644,7 @@ spec:
   containers:
   - name: web
     image: nginx:1.27
-    startupProbe: {httpGet: {path: /healthz, port: 80}, periodSeconds: 1}
+    startupProbe: {httpGet: {path: /, port: 80}, periodSeconds: 1}
 """,
         ns,
     )

@@ -2,24 +2,29 @@
 the simulator derives what a kubelet would show.
 
     images:
-      nginx:
-        tags: ["1.25", "1.27", latest]
-        ports: [{containerPort: 80, name: http}]
-        health: ["/", "/healthz"]
+      shop/checkout:
+        tags: [latest, "2.{0..4}", "2.4.{0..3}{,-alpine}"]
+        ports: [{containerPort: 8080, name: http}]
+        health: ["/healthz"]
         startupSeconds: 1
         memory: 24Mi
-        logs: {start: ["start worker processes"]}
+        logs: {start: ["checkout {version} starting"]}
 
 See docs/behaviour-models.md for every field.
 """
 
+import hashlib
+import re
+from collections.abc import Iterable, Iterator
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 from pydantic.alias_generators import to_camel
+from pydantic_core import core_schema
 
 from kubeproof.errors import KubeproofError
 
@@ -87,9 +92,151 @@ class Batch(_Model):
     exit_code: int = 0
 
 
+_RANGE = re.compile(r"(\d+)\.\.(\d+)")
+_TAG_OR_GLOB = re.compile(r"[\w*][\w.*-]{0,127}")
+_VERSION = re.compile(r"\d+(?:\.\d+)*")
+DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
+MAX_EXPANSION = 200_000
+
+
+def expand(pattern: str) -> list[str]:
+    """Shell-style brace expansion: `1.27.{0..5}{,-alpine}` → 1.27.0 … 1.27.5-alpine.
+    `{a,b}` alternatives (an empty one too) and `{N..M}` number ranges, nested."""
+    start = pattern.find("{")
+    if start < 0:
+        if "}" in pattern:
+            raise ValueError(f"unbalanced braces in {pattern!r}")
+        return [pattern]
+    depth = 0
+    for end in range(start, len(pattern)):
+        depth += {"{": 1, "}": -1}.get(pattern[end], 0)
+        if depth == 0:
+            break
+    else:
+        raise ValueError(f"unbalanced braces in {pattern!r}")
+    head, body, tail = pattern[:start], pattern[start + 1 : end], pattern[end + 1 :]
+    if number_range := _RANGE.fullmatch(body):
+        low, high = int(number_range[1]), int(number_range[2])
+        if high < low:
+            raise ValueError(f"empty range {{{body}}} in {pattern!r}")
+        alternatives = [str(n) for n in range(low, high + 1)]
+    else:
+        alternatives, depth, begin = [], 0, 0
+        for i, ch in enumerate(body):
+            depth += {"{": 1, "}": -1}.get(ch, 0)
+            if ch == "," and depth == 0:
+                alternatives.append(body[begin:i])
+                begin = i + 1
+        alternatives.append(body[begin:])
+    tails = expand(tail)
+    out = [x for alt in alternatives for x in expand(head + alt)]
+    if len(out) * len(tails) > MAX_EXPANSION:
+        raise ValueError(f"{pattern!r} names more than {MAX_EXPANSION} tags")
+    return [a + b for a in out for b in tails]
+
+
+def _version_key(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split("."))
+
+
+class Tags:
+    """The tags a repository has, as rules: each entry is a tag (`"1.27"`), a pattern with
+    brace alternatives and number ranges (`"1.27.{0..5}{,-alpine}"`: every 1.27.x release,
+    plain and alpine), or a glob (`"2.*"`: any tag starting `2.`). Any `sha256:` digest of
+    a known repository resolves too (a registry serves a manifest by digest)."""
+
+    def __init__(self, rules: Iterable[str]) -> None:
+        self.rules = tuple(rules)
+        exact: set[str] = set()
+        globs: list[re.Pattern[str]] = []
+        for rule in self.rules:
+            for tag in expand(rule):
+                if not _TAG_OR_GLOB.fullmatch(tag):
+                    raise ValueError(f"{tag!r} (from {rule!r}) is not a valid tag")
+                if "*" in tag:
+                    parts = (re.escape(p) for p in tag.split("*"))
+                    globs.append(re.compile(r"[\w.-]*".join(parts)))
+                else:
+                    exact.add(tag)
+        self._exact = frozenset(exact)
+        self._globs = globs
+        self._releases: dict[str, list[str]] = {}  # "-alpine" → versions with that variant
+        for tag in exact:
+            head, dash, variant = tag.partition("-")
+            if _VERSION.fullmatch(head):
+                self._releases.setdefault(dash + variant, []).append(head)
+
+    def __contains__(self, tag: object) -> bool:
+        if not isinstance(tag, str):
+            return False
+        if tag in self._exact or DIGEST.fullmatch(tag):
+            return True
+        return any(glob.fullmatch(tag) for glob in self._globs)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.rules)
+
+    def __len__(self) -> int:
+        return len(self.rules)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Tags):
+            return self.rules == other.rules
+        if isinstance(other, list | tuple):
+            return self.rules == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.rules)
+
+    def __repr__(self) -> str:
+        return f"Tags({list(self.rules)!r})"
+
+    def release(self, tag: str, current: dict[str, str]) -> tuple[str, str]:
+        """(version, variant) the tag names: `1.27.4-alpine` → (1.27.4, -alpine); a floating
+        `1.27` → the newest 1.27.N with the same variant; `stable-alpine` → (current
+        [stable], -alpine); a bare variant such as `alpine` → (current[latest], -alpine).
+        `current` names a release for any head (pause's `3.10` is not a floating 3.10.N).
+        Without a version to name, (tag, "")."""
+        if DIGEST.fullmatch(tag):
+            return tag, ""
+        head, dash, variant = tag.partition("-")
+        suffix = dash + variant
+        if head in current:
+            return current[head], suffix
+        if _VERSION.fullmatch(head):
+            versions = self._releases.get(suffix, [])
+            newer = [v for v in versions if v.startswith(head + ".")]
+            if newer:
+                depth = max(v.count(".") for v in newer)
+                deepest = [v for v in newer if v.count(".") == depth]
+                return max(deepest, key=_version_key), suffix
+            return head, suffix
+        if "latest" in current and tag not in ("", "latest"):
+            return current["latest"], "-" + tag
+        return current.get(tag, tag), ""
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, _source: Any, _handler: Any) -> core_schema.CoreSchema:
+        def build(rules: list[str]) -> "Tags":
+            return cls(rules)
+
+        from_list = core_schema.no_info_after_validator_function(
+            build, core_schema.list_schema(core_schema.str_schema())
+        )
+        return core_schema.union_schema(
+            [core_schema.is_instance_schema(cls), from_list],
+            serialization=core_schema.plain_serializer_function_ser_schema(
+                lambda tags: list(tags.rules)
+            ),
+        )
+
+
 class ImageModel(_Model):
-    tags: list[str] = Field(default_factory=lambda: ["latest"])
+    tags: Tags = Field(default_factory=lambda: Tags(["latest"]))
+    current: dict[str, str] = Field(default_factory=dict)  # floating tag → release
     size_bytes: int = 50_000_000
+    sizes: dict[str, int] = Field(default_factory=dict)  # tag glob → size (first match)
     ports: list[Port] = Field(default_factory=list)
     health: list[str] = Field(default_factory=list)  # HTTP paths that answer 200
     startup_seconds: float = 0.5
@@ -106,17 +253,59 @@ class ImageModel(_Model):
 
 class Catalog(_Model):
     images: dict[str, ImageModel]
+    _resolved: dict[str, tuple[str, str, ImageModel | None]] = PrivateAttr(default_factory=dict)
 
     def resolve(self, image: str) -> tuple[str, str, ImageModel | None]:
-        """(repository, tag, model); the model is None when the repository is unknown."""
+        """(repository, tag, model); the model is None when the repository is unknown. The
+        model is the one of this image: its size and `{version}` in its logs follow the
+        release the tag names."""
+        if (hit := self._resolved.get(image)) is not None:
+            return hit
         repo, tag = split_image(image)
+        found: ImageModel | None = None
         for name in _candidates(repo):
             if name in self.images:
-                return repo, tag, self.images[name]
-        return repo, tag, None
+                found = self.images[name]
+                break
+        if found is not None and tag in found.tags:
+            found = _of_release(found, canonical(image).rsplit("/", 1)[0], tag)
+        self._resolved[image] = (repo, tag, found)
+        return repo, tag, found
+
+    def image_digest(self, image: str) -> str:
+        """The repo digest (`sha256:…`) a runtime reports for the image: the digest itself
+        when the reference names one; else stable per release, so a floating tag and the
+        release it points at (`nginx:1.27`, `nginx:1.27.5`) share it."""
+        _repo, tag = split_image(image)
+        if DIGEST.fullmatch(tag):
+            return tag
+        model = self.resolve(image)[2]
+        version, variant = model.tags.release(tag, model.current) if model else (tag, "")
+        name = canonical(image).rsplit(":", 1)[0]
+        return "sha256:" + hashlib.sha256(f"{name}:{version}{variant}".encode()).hexdigest()
 
     def merged(self, other: "Catalog") -> "Catalog":
         return Catalog(images=self.images | other.images)
+
+
+def _of_release(model: ImageModel, where: str, tag: str) -> ImageModel:
+    """The model as the image `tag` has it: its size (`sizes`, else `sizeBytes`, varied a
+    little per release as real builds vary) and `{version}` in its logs."""
+    version, variant = model.tags.release(tag, model.current)
+    size = model.size_bytes
+    for glob, bytes_ in model.sizes.items():
+        if not DIGEST.fullmatch(tag) and tag in Tags([glob]):
+            size = bytes_
+            break
+    seed = hashlib.sha256(f"{where}:{version}{variant}".encode()).digest()
+    size += round(size * ((int.from_bytes(seed[:4]) / 2**32) - 0.5) * 0.06)
+    logs = model.logs.model_copy(
+        update={
+            field: [line.replace("{version}", version) for line in getattr(model.logs, field)]
+            for field in ("start", "ready", "failure", "success")
+        }
+    )
+    return model.model_copy(update={"size_bytes": size, "logs": logs})
 
 
 def split_image(image: str) -> tuple[str, str]:
