@@ -1,10 +1,10 @@
 #!/bin/sh
-# what `kubectl edit` does: fetch the Deployment, probe a page nginx serves (/index.html),
+# what `kubectl edit` does: fetch the Deployment, probe the page nginx serves at its root (/),
 # replace the object (fetching again if it changed in between, as edit asks you to)
 set -e
 ok=
 for i in 1 2 3 4 5 6; do
-  kubectl -n catalog get deployment catalog -o yaml | sed -e 's#path: /health$#path: /index.html#' > /tmp/catalog.yaml
+  kubectl -n catalog get deployment catalog -o yaml | sed -e 's#path: /health$#path: /#' > /tmp/catalog.yaml
   if kubectl -n catalog replace -f /tmp/catalog.yaml; then ok=1; break; fi
   sleep 1
 done

@@ -3,5 +3,5 @@
 # (defaults left to the apiserver)
 set -e
 kubectl -n catalog patch deployment catalog --type=json -p \
-  '[{"op": "replace", "path": "/spec/template/spec/containers/0/readinessProbe", "value": {"httpGet": {"path": "/healthz", "port": "http"}, "periodSeconds": 2}}]'
+  '[{"op": "replace", "path": "/spec/template/spec/containers/0/readinessProbe", "value": {"httpGet": {"path": "/index.html", "port": "http"}, "periodSeconds": 2}}]'
 kubectl -n catalog rollout status deployment/catalog --timeout=90s
