@@ -345,3 +345,29 @@ def test_a_missing_secret_is_retried_at_the_pod_workers_cadence():
     assert failures == [0, 10, 20]
     waiting = container(trace.statuses[-1][1])["state"]["waiting"]
     assert waiting == {"reason": "CreateContainerConfigError", "message": 'secret "db" not found'}
+
+
+def test_a_liveness_kill_stops_the_process_as_a_deletion_would_then_restarts_it():
+    # kuberuntime_manager.go:1343-1366 (Killing message), kuberuntime_container.go:1434-1452
+    # (the probe's grace period, else the pod's): nginx leaves on SIGTERM (exit 0), a shell as
+    # PID 1 ignores it and is killed when the grace period ends (exit 137); restarts follow
+    # doBackOff (the first at once)
+    probe = {"httpGet": {"path": "/healthz", "port": 80}, "periodSeconds": 10}
+    web = {"name": "web", "image": "nginx:1.27", "livenessProbe": probe}
+    trace = simulate(pod_object({"containers": [web]}), 60)
+    kills = [t for t, _, reason, _ in trace.events if reason == "Killing"]
+    assert kills and trace.events[[e[2] for e in trace.events].index("Killing")][3] == (
+        "Container web failed liveness probe, will be restarted"
+    )
+    restarted = next(container(s, "web") for _, s in trace.statuses
+                     if container(s, "web")["restartCount"] == 1)  # fmt: skip
+    assert restarted["lastState"]["terminated"]["exitCode"] == 0
+    shell = {**SLEEP, "livenessProbe": {"tcpSocket": {"port": 80}}}  # nothing listens
+    spec = {"terminationGracePeriodSeconds": 5, "containers": [shell]}
+    sh = simulate(pod_object(spec), 120)
+    first_kill = next(t for t, _, reason, _ in sh.events if reason == "Killing")
+    after = next(container(s)["lastState"] for t, s in sh.statuses
+                 if container(s)["restartCount"] == 1)  # fmt: skip
+    assert after["terminated"]["exitCode"] == 137
+    restart = next(t for t, s in sh.statuses if container(s)["restartCount"] == 1)
+    assert restart - first_kill >= 5  # the grace period ran out first

@@ -12,7 +12,7 @@ import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from kubeproof.nodesim import images, probes
+from kubeproof.nodesim import images, probes, termination
 from kubeproof.nodesim.catalog import Catalog, canonical
 from kubeproof.nodesim.config import ConfigError, World, resolve_env
 from kubeproof.nodesim.expansion import command_and_args
@@ -20,8 +20,10 @@ from kubeproof.nodesim.process import FOREVER, Plan, plan
 from kubeproof.nodesim.timing import (
     CONTAINER_BACKOFF_INITIAL,
     CONTAINER_BACKOFF_MAX,
+    DEFAULT_GRACE,
     IMAGE_BACKOFF_INITIAL,
     IMAGE_BACKOFF_MAX,
+    MINIMUM_GRACE,
     PLEG_RELIST,
     PULL_BYTES_PER_SECOND,
     PULL_START,
@@ -332,14 +334,16 @@ class Container:
             if kind == "readinessProbe" and state["fail"] >= failure_threshold:
                 self.ready = False
             if kind in ("livenessProbe", "startupProbe") and state["fail"] >= failure_threshold:
-                events.append(
-                    self._event(
-                        "Normal",
-                        "Killing",
-                        f"Container {self.name} failed {label.lower()} probe, will be restarted",
-                    )
+                # KRM:1343-1366: killed with the probe's (else the pod's) grace period
+                # (setTerminationGracePeriod, KRC:1434-1452), then restarted per the back-off
+                message = f"Container {self.name} failed {label.lower()} probe, will be restarted"
+                grace = probe.get("terminationGracePeriodSeconds")
+                if grace is None:
+                    grace = pod.obj["spec"].get("terminationGracePeriodSeconds", DEFAULT_GRACE)
+                grace = self.timing(max(float(grace), MINIMUM_GRACE))
+                events += self.kill(
+                    now, termination.stop(self.spec, model, grace, self.timing), message
                 )
-                events += self._exit(now, 137, "Error")
                 break
         return events
 
@@ -387,7 +391,8 @@ class Container:
 
     def _on_stopping(self, now, pod, world, catalog) -> list[Event]:
         self._exit(self.next_at, self.stop.exit_code, self.stop.reason)
-        self.next_at = FOREVER
+        if pod.stopping:  # the pod is going: nothing restarts (a liveness kill does)
+            self.next_at = FOREVER
         return []
 
     def _on_exited(self, now, pod, world, catalog) -> list[Event]:
