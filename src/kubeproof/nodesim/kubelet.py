@@ -28,8 +28,9 @@ from kubeproof.nodesim.profile import NodeSpec
 from kubeproof.nodesim.world import WorldCache
 
 log = logging.getLogger("kubeproof.nodesim")
-LEASE_RENEW_SECONDS = 5
-HEARTBEAT_SECONDS = 30
+# the Lease and the node status round share the kubelet's 10 s period (nodestatus.py)
+LEASE_RENEW_SECONDS = node_mod.nodestatus.LEASE_RENEW_SECONDS
+STATUS_UPDATE_SECONDS = node_mod.nodestatus.STATUS_UPDATE_SECONDS
 IDLE_WAKE_SECONDS = 30
 DELETE_DELAY_SECONDS = 0.3  # simulated processes stop at once; a kubelet takes a moment
 
@@ -66,7 +67,7 @@ class Kubelet:
         self.images: dict[str, set[str]] = {name: set() for name in self.specs}
         self._next_ip = {name: 2 for name in self.specs}
         self.registered = False
-        self.health = {name: (True, ()) for name in self.specs}
+        self.health = {name: node_mod.NodeState(name) for name in self.specs}
 
     def pod_runtime(self, uid: str) -> PodRuntime | None:
         task = self.pods.get(uid)
@@ -95,18 +96,26 @@ class Kubelet:
         await asyncio.gather(world, self._leases(), self._watch_pods(), self._watch_nodes())
 
     async def _leases(self) -> None:
-        beat = time.monotonic()
+        """Each node's Lease renewal and status round, every 10 s, and its kubelet events;
+        a stopped node (nodes.SIMULATE_UNREACHABLE) does none of it."""
+        for name in self.specs:
+            for event in node_mod.startup_events(name):
+                await self.recorders[name].record_node(event)
         while True:
             await asyncio.sleep(LEASE_RENEW_SECONDS)
             for name, client in self.clients.items():
+                state = self.health[name]
+                if state.health.stopped:
+                    continue
                 try:
                     await node_mod.renew_lease(client, name)
-                    if time.monotonic() - beat > HEARTBEAT_SECONDS:
-                        await node_mod.heartbeat(client, name, *self.health[name])
+                    posted, events = state.sync(time.time())
+                    for event in events:
+                        await self.recorders[name].record_node(event)
+                    if posted is not None:
+                        await node_mod.post_status(client, name, posted)
                 except ApiError as exc:
-                    log.warning("lease of %s: %s", name, exc.status.message)
-            if time.monotonic() - beat > HEARTBEAT_SECONDS:
-                beat = time.monotonic()
+                    log.warning("lease or status of %s: %s", name, exc.status.message)
 
     async def _watch_nodes(self) -> None:
         """Tasks break a node by annotating it (see nodes.SIMULATE_*); the node then
@@ -115,13 +124,8 @@ class Kubelet:
             name = obj.metadata.name
             if name not in self.specs:
                 continue
-            wanted = node_mod.simulated_health(obj.metadata.annotations or {})
-            if wanted != self.health.get(name):
-                self.health[name] = wanted
-                try:
-                    await node_mod.heartbeat(self.clients[name], name, *wanted)
-                except ApiError as exc:
-                    log.warning("conditions of %s: %s", name, exc.status.message)
+            # read at the next status round, as a kubelet notices within its 10 s period
+            self.health[name].observe(obj.to_dict())
 
     async def _watch_pods(self) -> None:
         async for op, obj in self.admin.watch(Pod, namespace=ALL_NS, on_error=on_error_retry):

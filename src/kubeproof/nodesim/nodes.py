@@ -1,28 +1,90 @@
-"""Registering simulated Nodes and keeping them alive: status with conditions and capacity,
-and a Lease renewed like a kubelet's so the node lifecycle controller sees them healthy."""
+"""Registering simulated Nodes and keeping them alive as a v1.36.3 kubelet does: status
+with the upstream condition setters (nodestatus.py), a Lease renewed every 10 s, and the
+kubelet's node events; annotations let a task break a node."""
 
 import datetime as dt
-from decimal import Decimal
+import time
+from typing import NamedTuple
 
 from lightkube import ApiError, AsyncClient
 from lightkube.codecs import from_dict
 from lightkube.resources.coordination_v1 import Lease
 from lightkube.resources.core_v1 import Node
 
-from kubeproof.nodesim.profile import RESERVED, NodeSpec
-from kubeproof.nodesim.quantity import parse
+from kubeproof.nodesim import nodestatus
+from kubeproof.nodesim.container import Event
+from kubeproof.nodesim.nodestatus import LEASE_SECONDS, PRESSURES
+from kubeproof.nodesim.profile import NodeSpec
 
-LEASE_SECONDS = 40
+__all__ = ["LEASE_SECONDS", "PRESSURES"]
+
 # annotations a task sets on a Node (as admin) to break it
 SIMULATE_READY = "kubeproof.dev/simulate-ready"  # "false": the kubelet reports NotReady
 SIMULATE_PRESSURE = "kubeproof.dev/simulate-pressure"  # e.g. "MemoryPressure,DiskPressure"
-PRESSURES = ("MemoryPressure", "DiskPressure", "PIDPressure")
+# "true": the kubelet stops (or loses the network): no Lease renewals, no status, no events,
+# so the node lifecycle controller marks the node Unknown and taints it unreachable
+SIMULATE_UNREACHABLE = "kubeproof.dev/simulate-unreachable"
 
 
-def simulated_health(annotations: dict[str, str]) -> tuple[bool, tuple[str, ...]]:
+class Health(NamedTuple):
+    ready: bool = True
+    pressure: tuple[str, ...] = ()
+    stopped: bool = False
+
+    @property
+    def ready_error(self) -> str | None:
+        return None if self.ready else nodestatus.RUNTIME_DOWN
+
+
+def simulated_health(annotations: dict[str, str]) -> Health:
     ready = annotations.get(SIMULATE_READY, "true").lower() != "false"
     pressure = annotations.get(SIMULATE_PRESSURE, "")
-    return ready, tuple(p for p in (x.strip() for x in pressure.split(",")) if p in PRESSURES)
+    stopped = annotations.get(SIMULATE_UNREACHABLE, "false").lower() == "true"
+    found = tuple(p for p in (x.strip() for x in pressure.split(",")) if p in PRESSURES)
+    return Health(ready, found, stopped)
+
+
+class NodeState:
+    """What the simulated kubelet of one node keeps: the health the annotations ask for,
+    the node's conditions as last seen on the server (the kubelet's node lister) and its
+    status loop."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.health = Health()
+        self.conditions: list[dict] | None = None
+        self.reporter = nodestatus.StatusReporter()
+
+    def observe(self, node: dict) -> None:
+        self.health = simulated_health(node["metadata"].get("annotations") or {})
+        self.conditions = (node.get("status") or {}).get("conditions") or []
+
+    def sync(self, now: float) -> tuple[list[dict] | None, list[Event]]:
+        """One status round (every 10 s): the conditions to post, and the node events."""
+        if self.conditions is None:
+            return None, []  # not seen on the server yet
+        h = self.health
+        posted, reasons = self.reporter.sync(now, self.conditions, h.ready_error, h.pressure)
+        if posted is not None:
+            self.conditions = posted
+        return posted, [status_event(self.name, r) for r in reasons]
+
+
+def status_event(node: str, reason: str) -> Event:
+    return Event("Normal", reason, nodestatus.node_event_message(node, reason))
+
+
+def startup_events(node: str) -> list[Event]:
+    """What a starting kubelet records on its Node, in order: BirthCry
+    (pkg/kubelet/kubelet.go:3292-3295), the setters' first conditions on the initial node
+    (pkg/kubelet/nodestatus/setters.go:599-606,661-668,723-730) and the node allocatable
+    cgroup update (pkg/kubelet/cm/node_container_manager_linux.go:99)."""
+    _, reasons = nodestatus.setters([], time.time(), None, ())
+    return [
+        Event("Normal", "Starting", "Starting kubelet."),
+        *(status_event(node, r) for r in reasons),
+        Event("Normal", "NodeAllocatableEnforced", "Updated Node Allocatable limit across pods"),
+    ]
 
 
 KUBELET_PORT = 10250
@@ -31,23 +93,6 @@ KUBELET_PORT = 10250
 def _now(micro: bool = False) -> str:
     fmt = "%Y-%m-%dT%H:%M:%S.%fZ" if micro else "%Y-%m-%dT%H:%M:%SZ"
     return dt.datetime.now(dt.UTC).strftime(fmt)
-
-
-def allocatable(capacity: dict[str, str]) -> dict[str, str]:
-    out = dict(capacity)
-    for key, reserved in RESERVED.items():
-        if key in capacity:
-            left = parse(capacity[key]) - parse(reserved)
-            out[key] = _format(key, max(left, Decimal(0)))
-    return out
-
-
-def _format(key: str, value: Decimal) -> str:
-    if key == "cpu":
-        return f"{int(value * 1000)}m"
-    if key == "memory":
-        return f"{int(value / 1024)}Ki"
-    return str(int(value))
 
 
 def node_object(spec: NodeSpec) -> dict:
@@ -68,44 +113,11 @@ def node_object(spec: NodeSpec) -> dict:
     }
 
 
-def conditions(ready: bool = True, pressure: tuple[str, ...] = ()) -> list[dict]:
-    now = _now()
-    rows = [
-        ("MemoryPressure", "KubeletHasSufficientMemory", "kubelet has sufficient memory available"),
-        ("DiskPressure", "KubeletHasNoDiskPressure", "kubelet has no disk pressure"),
-        ("PIDPressure", "KubeletHasSufficientPID", "kubelet has sufficient PID available"),
-    ]
-    out = []
-    for kind, reason, message in rows:
-        on = kind in pressure
-        out.append(
-            {
-                "type": kind,
-                "status": "True" if on else "False",
-                "reason": f"KubeletHas{kind}" if on else reason,
-                "message": f"kubelet has {kind[:-8].lower()} pressure" if on else message,
-                "lastHeartbeatTime": now,
-                "lastTransitionTime": now,
-            }
-        )
-    out.append(
-        {
-            "type": "Ready",
-            "status": "True" if ready else "False",
-            "reason": "KubeletReady" if ready else "KubeletNotReady",
-            "message": "kubelet is posting ready status" if ready else "container runtime is down",
-            "lastHeartbeatTime": now,
-            "lastTransitionTime": now,
-        }
-    )
-    return out
-
-
 def node_status(spec: NodeSpec, address: str, version: str) -> dict:
     return {
         "capacity": spec.capacity,
-        "allocatable": allocatable(spec.capacity),
-        "conditions": conditions(),
+        "allocatable": nodestatus.allocatable(spec.capacity),
+        "conditions": nodestatus.setters([], time.time(), None, ())[0],
         "addresses": [
             {"type": "InternalIP", "address": address},
             {"type": "Hostname", "address": spec.name},
@@ -138,6 +150,11 @@ async def register(
     await renew_lease(node_client, spec.name)
 
 
+async def post_status(client: AsyncClient, name: str, conditions: list[dict]) -> None:
+    """Conditions merged by type (strategic merge), as the kubelet's patchNodeStatus."""
+    await client.patch(Node.Status, name, {"status": {"conditions": conditions}})
+
+
 async def renew_lease(client: AsyncClient, name: str) -> None:
     body = {
         "holderIdentity": name,
@@ -156,9 +173,3 @@ async def renew_lease(client: AsyncClient, name: str) -> None:
             "spec": body,
         }
         await client.create(from_dict(lease))
-
-
-async def heartbeat(
-    client: AsyncClient, name: str, ready: bool = True, pressure: tuple[str, ...] = ()
-) -> None:
-    await client.patch(Node.Status, name, {"status": {"conditions": conditions(ready, pressure)}})

@@ -17,8 +17,6 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from kubeproof.errors import KubeproofError
 
 DEFAULT_CAPACITY = {"cpu": "4", "memory": "16Gi", "pods": "110", "ephemeral-storage": "100Gi"}
-# what a kubelet keeps back for the system (kube-reserved + system-reserved + eviction)
-RESERVED = {"cpu": "100m", "memory": "256Mi"}
 
 
 class Taint(BaseModel):

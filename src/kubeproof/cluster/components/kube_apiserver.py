@@ -51,10 +51,10 @@ def component(ctx: Context) -> Component:
         "--audit-log-mode=blocking",  # an event is on disk before the response is sent
         "--audit-log-maxsize=200",
         "--profiling=false",
-        # pods leave a NotReady or unreachable node after 20 s instead of 300 s, so node
-        # incidents play out within a trial (visible in each pod's tolerations)
-        "--default-not-ready-toleration-seconds=20",
-        "--default-unreachable-toleration-seconds=20",
+        # --default-not-ready-toleration-seconds and --default-unreachable-toleration-seconds
+        # stay at upstream's 300 s (plugin/pkg/admission/defaulttolerationseconds/
+        # admission.go:44-45): a task that needs pods to leave a bad node sooner sets
+        # tolerations with a short tolerationSeconds in its own manifests
         # proxy kubectl's exec WebSocket to the simulated kubelet as is, rather than
         # translating it to SPDY, which the simulator does not speak (docs/behaviour-models.md)
         "--feature-gates=TranslateStreamCloseWebsocketRequests=false",

@@ -33,8 +33,9 @@ def component(ctx: Context) -> Component:
         # a signer no component trusts (cluster/pki.py): CSRs mint no usable credential
         f"--cluster-signing-cert-file={pki / 'csr-signer.crt'}",
         f"--cluster-signing-key-file={pki / 'csr-signer.key'}",
-        # notice node health changes within a second (new nodes lose their not-ready taint)
-        "--node-monitor-period=1s",
+        # the node lifecycle controller keeps upstream's timing: --node-monitor-period 5 s
+        # (k8s.io/cloud-provider/config/v1alpha1/defaults.go:59-60), grace 50 s, startup
+        # grace 60 s (pkg/controller/nodelifecycle/config/v1alpha1/defaults.go:45-49)
         # autoscaling reacts within seconds, as trials need
         "--horizontal-pod-autoscaler-sync-period=5s",
     ]
