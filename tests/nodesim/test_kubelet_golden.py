@@ -371,3 +371,18 @@ def test_a_liveness_kill_stops_the_process_as_a_deletion_would_then_restarts_it(
     assert after["terminated"]["exitCode"] == 137
     restart = next(t for t, s in sh.statuses if container(s)["restartCount"] == 1)
     assert restart - first_kill >= 5  # the grace period ran out first
+
+
+def test_exec_probes_run_their_command():
+    # pkg/probe/exec/exec.go:50-76 (exit 0 passes, else the output is the failure) and
+    # prober.go:120-123 ("Readiness probe failed: OUTPUT")
+    ok = {**SLEEP, "readinessProbe": {"exec": {"command": ["true"]}}}
+    assert container(simulate(pod_object({"containers": [ok]}), 5).statuses[-1][1])["ready"]
+    missing = {"exec": {"command": ["cat", "/tmp/healthy"]}}
+    bad = {**SLEEP, "readinessProbe": missing}
+    trace = simulate(pod_object({"containers": [bad]}), 5)
+    assert not container(trace.statuses[-1][1])["ready"]
+    assert trace.events[-1][2:] == (
+        "Unhealthy",
+        "Readiness probe failed: cat: can't open '/tmp/healthy': No such file or directory\n",
+    )

@@ -314,12 +314,16 @@ class Container:
             if now < state["next"]:
                 continue
             state["next"] = now + period
-            failure = probes.check(probe, self.spec, model, pod.ip, serving)
             label = {
                 "startupProbe": "Startup",
                 "livenessProbe": "Liveness",
                 "readinessProbe": "Readiness",
             }[kind]
+            if "exec" in probe:
+                failure = self._exec_probe(probe, pod, model, label)
+            else:
+                failure = probes.check(probe, self.spec, model, pod.ip, serving)
+                failure = None if failure is None else f"{label} probe failed: {failure}"
             if failure is None:
                 state["fail"], state["ok"] = 0, state["ok"] + 1
                 if kind == "readinessProbe" and state["ok"] >= success_threshold:
@@ -330,7 +334,7 @@ class Container:
                     self._after_startup(now, serving, model)
                 continue
             state["ok"], state["fail"] = 0, state["fail"] + 1
-            events.append(self._event("Warning", "Unhealthy", f"{label} probe failed: {failure}"))
+            events.append(self._event("Warning", "Unhealthy", failure))
             if kind == "readinessProbe" and state["fail"] >= failure_threshold:
                 self.ready = False
             if kind in ("livenessProbe", "startupProbe") and state["fail"] >= failure_threshold:
@@ -346,6 +350,26 @@ class Container:
                 )
                 break
         return events
+
+    def _exec_probe(self, probe: dict, pod, model, label: str) -> str | None:
+        """An exec probe runs its command in the container (the simulated shell, as
+        `kubectl exec` does): exit 0 passes; another exit fails with the command's output
+        (pkg/probe/exec/exec.go:50-76, prober.go:120-123); a command that cannot start is an
+        error of the runtime (prober.go:104-108)."""
+        from kubeproof.nodesim import shell  # shell reads containers: imported late
+
+        command = (probe.get("exec") or {}).get("command") or []
+        result = shell.run(command, self, pod.name, None, model)
+        if result.code == 0:
+            return None
+        if result.code == 126:
+            exec_id = hashlib.sha256(f"{self.container_id}/{command}".encode()).hexdigest()
+            return (
+                f"{label} probe errored and resulted in unknown state: rpc error: code = "
+                f'Unknown desc = failed to exec in container: failed to start exec "{exec_id}": '
+                + result.stderr.strip()
+            )
+        return f"{label} probe failed: {result.stdout}{result.stderr}"
 
     def _after_startup(self, now, serving, model) -> None:
         """Liveness and readiness probes begin once the startup probe has passed (their
