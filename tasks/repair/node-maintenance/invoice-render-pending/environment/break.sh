@@ -20,6 +20,6 @@ spec:
         image: nginx:1.27.3
         ports: [{containerPort: 80, name: http}]
         readinessProbe:
-          httpGet: {path: /healthz, port: http}
+          httpGet: {path: /, port: http}
           periodSeconds: 2
 YAML
