@@ -7,8 +7,9 @@ import pytest
 
 from kubeproof.errors import KubeproofError
 from kubeproof.fidelity.golden import pod_object, simulate
-from kubeproof.nodesim import catalog, probes
+from kubeproof.nodesim import catalog, probes, shell
 from kubeproof.nodesim.catalog import Catalog, ImageModel, Tags, expand
+from kubeproof.nodesim.container import Container
 from tests.conftest import wait_for
 from tests.nodesim.conftest import apply, container_state, events
 
@@ -166,6 +167,35 @@ def test_shipped_images_expose_the_ports_of_their_dockerfiles():
     ports = {name: [p.container_port for p in m.ports] for name, m in SHIPPED.images.items()}
     assert ports["nginx"] == [80] and ports["redis"] == [6379] and ports["postgres"] == [5432]
     assert ports["busybox"] == [] and ports["registry.k8s.io/pause"] == []
+
+
+@pytest.mark.parametrize(
+    ("image", "env", "workdir"),
+    [
+        ("nginx:1.27.4", {"NGINX_VERSION": "1.27.4"}, "/"),
+        ("redis:7.2", {"REDIS_VERSION": "7.2.16"}, "/data"),
+        (
+            "postgres:16",
+            {
+                "PG_MAJOR": "16",
+                "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:"
+                "/usr/lib/postgresql/16/bin",
+            },
+            "/",
+        ),
+        ("busybox:1.36", {"PATH": shell.DEFAULT_PATH}, "/"),
+    ],
+)
+def test_exec_sees_the_images_env_and_workdir(image, env, workdir):
+    # the image config's Env and WorkingDir, which containerd gives every exec'd process
+    model = SHIPPED.resolve(image)[2]
+    container = Container({"name": "c", "image": image}, "spec.containers{c}")
+    container.env = {"MODE": "live"}
+    printed = shell.run(["env"], container, "web-0", model=model).stdout.splitlines()
+    for name, value in env.items():
+        assert f"{name}={value}" in printed
+    assert "MODE=live" in printed and "HOSTNAME=web-0" in printed
+    assert shell.run(["pwd"], container, "web-0", model=model).stdout == workdir + "\n"
 
 
 def test_a_released_tag_pulls_and_an_unreleased_one_fails_as_containerd_says():

@@ -237,6 +237,8 @@ class ImageModel(_Model):
     current: dict[str, str] = Field(default_factory=dict)  # floating tag → release
     size_bytes: int = 50_000_000
     sizes: dict[str, int] = Field(default_factory=dict)  # tag glob → size (first match)
+    env: dict[str, str] = Field(default_factory=dict)  # the image's ENV (PATH replaces)
+    workdir: str = "/"  # the image's WORKDIR: where exec runs
     ports: list[Port] = Field(default_factory=list)
     health: list[str] = Field(default_factory=list)  # HTTP paths that answer 200
     startup_seconds: float = 0.5
@@ -290,7 +292,8 @@ class Catalog(_Model):
 
 def _of_release(model: ImageModel, where: str, tag: str) -> ImageModel:
     """The model as the image `tag` has it: its size (`sizes`, else `sizeBytes`, varied a
-    little per release as real builds vary) and `{version}` in its logs."""
+    little per release as real builds vary) and `{version}` (`{major}`: its first number) in
+    its logs and env."""
     version, variant = model.tags.release(tag, model.current)
     size = model.size_bytes
     for glob, bytes_ in model.sizes.items():
@@ -299,13 +302,18 @@ def _of_release(model: ImageModel, where: str, tag: str) -> ImageModel:
             break
     seed = hashlib.sha256(f"{where}:{version}{variant}".encode()).digest()
     size += round(size * ((int.from_bytes(seed[:4]) / 2**32) - 0.5) * 0.06)
+
+    def text(value: str) -> str:
+        return value.replace("{version}", version).replace("{major}", version.split(".")[0])
+
     logs = model.logs.model_copy(
         update={
-            field: [line.replace("{version}", version) for line in getattr(model.logs, field)]
+            field: [text(line) for line in getattr(model.logs, field)]
             for field in ("start", "ready", "failure", "success")
         }
     )
-    return model.model_copy(update={"size_bytes": size, "logs": logs})
+    env = {name: text(value) for name, value in model.env.items()}
+    return model.model_copy(update={"size_bytes": size, "logs": logs, "env": env})
 
 
 def split_image(image: str) -> tuple[str, str]:

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from kubeproof.nodesim.catalog import ImageModel
 from kubeproof.nodesim.container import Container
 
 
@@ -20,6 +21,7 @@ class Result:
 
 
 NETWORK = {"wget", "curl", "nc", "nslookup", "dig", "ping", "telnet"}
+DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
 
 @dataclass
@@ -30,27 +32,40 @@ class Net:
     lookup: Callable[[str], list[str] | None]  # name -> addresses, None for NXDOMAIN
 
 
-def environment(container: Container, hostname: str) -> dict[str, str]:
+def environment(
+    container: Container, hostname: str, model: ImageModel | None = None
+) -> dict[str, str]:
     """The image's PATH and HOME, HOSTNAME from the sandbox (`hostname` is the pod's, see
-    etcfiles.hostname_and_domain), then what the kubelet passes: the container's env and
-    the service variables (config.resolve_env)."""
+    etcfiles.hostname_and_domain), the image's other ENV, then what the kubelet passes: the
+    container's env and the service variables (config.resolve_env)."""
+    image_env = model.env if model else {}
     base = {
-        "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+        "PATH": image_env.get("PATH", DEFAULT_PATH),
         "HOSTNAME": hostname,
         "HOME": "/root",
     }
-    return base | container.env
+    return base | image_env | container.env
 
 
-def run(argv: list[str], container: Container, hostname: str, net: Net | None = None) -> Result:
+def run(
+    argv: list[str],
+    container: Container,
+    hostname: str,
+    net: Net | None = None,
+    model: ImageModel | None = None,
+) -> Result:
+    """`kubectl exec` of argv in the container; `model` is its image's behaviour model (ENV,
+    WORKDIR)."""
     if not argv:
         return Result(stderr="error: you must specify at least one command\n", code=1)
     if argv[0] in ("sh", "bash", "/bin/sh", "/bin/bash") and len(argv) >= 3 and argv[1] == "-c":
-        return _script(argv[2], container, hostname, net)
-    return _command(argv, container, hostname, net)
+        return _script(argv[2], container, hostname, net, model)
+    return _command(argv, container, hostname, net, model)
 
 
-def _script(text: str, container: Container, hostname: str, net: Net | None) -> Result:
+def _script(
+    text: str, container: Container, hostname: str, net: Net | None, model: ImageModel | None
+) -> Result:
     result = Result()
     for part in text.split("&&"):
         for statement in part.split(";"):
@@ -59,17 +74,19 @@ def _script(text: str, container: Container, hostname: str, net: Net | None) -> 
             except ValueError as exc:
                 return result + Result(stderr=f"sh: syntax error: {exc}\n", code=2)
             if words:
-                result = result + _command(words, container, hostname, net)
+                result = result + _command(words, container, hostname, net, model)
         if result.code != 0:
             break
     return result
 
 
-def _command(argv: list[str], container: Container, hostname: str, net: Net | None) -> Result:
+def _command(
+    argv: list[str], container: Container, hostname: str, net: Net | None, model: ImageModel | None
+) -> Result:
     name, args = argv[0].rsplit("/", 1)[-1], argv[1:]
     files = container.files
     if name in ("env", "printenv"):
-        env = environment(container, hostname)
+        env = environment(container, hostname, model)
         if name == "printenv" and args:
             values = [env[a] for a in args if a in env]
             return Result(
@@ -104,7 +121,7 @@ def _command(argv: list[str], container: Container, hostname: str, net: Net | No
     if name in ("id", "whoami"):
         return Result("uid=0(root) gid=0(root) groups=0(root)\n" if name == "id" else "root\n")
     if name == "pwd":
-        return Result("/\n")
+        return Result((model.workdir if model else "/") + "\n")
     if name == "test" or name == "[":
         path = args[-1] if args else ""
         return Result(
