@@ -18,7 +18,7 @@ from kubeproof.netsim.connect import declared_or_unknown
 from kubeproof.netsim.dns import resolve
 from kubeproof.netsim.objects import DNS_SERVICE_IP
 from kubeproof.netsim.objects import Pod as NetPod
-from kubeproof.nodesim import access, dependencies, metrics, shell
+from kubeproof.nodesim import access, dependencies, metrics, shell, timing
 from kubeproof.nodesim import catalog as catalog_mod
 from kubeproof.nodesim import nodes as node_mod
 from kubeproof.nodesim.container import API_CHECK_SECONDS
@@ -32,7 +32,6 @@ log = logging.getLogger("kubeproof.nodesim")
 LEASE_RENEW_SECONDS = node_mod.nodestatus.LEASE_RENEW_SECONDS
 STATUS_UPDATE_SECONDS = node_mod.nodestatus.STATUS_UPDATE_SECONDS
 IDLE_WAKE_SECONDS = 30
-DELETE_DELAY_SECONDS = 0.3  # simulated processes stop at once; a kubelet takes a moment
 
 
 def client_for(kubeconfig: Path) -> AsyncClient:
@@ -54,6 +53,7 @@ class Kubelet:
         record = json.loads((state_dir / "cluster.json").read_text())
         self.address = record["address"]
         self.version = record["kubernetes_version"]
+        self.timing = timing.profile(record.get("timing", "real"))
         self.specs = {s.name: s for s in specs}
         self.catalog = catalog
         self.admin = client_for(state_dir / "kubeconfigs" / "nodesim.kubeconfig")
@@ -151,7 +151,7 @@ class Kubelet:
         index = self.specs[node].index
         ip = f"10.244.{index}.{self._next_ip[node]}"
         self._next_ip[node] = self._next_ip[node] + 1 if self._next_ip[node] < 254 else 2
-        runtime = PodRuntime(pod, ip, self.images[node])
+        runtime = PodRuntime(pod, ip, self.images[node], self.timing)
         task = PodTask(runtime, node)
         task.task = asyncio.create_task(self._drive(task))
         self.pods[pod["metadata"]["uid"]] = task
@@ -164,7 +164,6 @@ class Kubelet:
 
     async def _drive(self, task: PodTask) -> None:
         rt = task.runtime
-        client = self.clients[task.node]
         recorder = self.recorders[task.node]
         try:
             while True:
@@ -175,10 +174,7 @@ class Kubelet:
                 now = time.time()
                 for event in rt.advance(now, self.world, self.catalog):
                     await recorder.record(rt.obj, event)
-                status = rt.status(now, rt.obj.get("status") or {})
-                if status != task.last_status:
-                    await self._write_status(client, rt, status)
-                    task.last_status = status
+                await self._sync_status(task, now)
                 await self._sleep(task, rt)
         except asyncio.CancelledError:
             raise
@@ -257,6 +253,14 @@ class Kubelet:
                 return True
         return False
 
+    async def _sync_status(self, task: PodTask, now: float) -> None:
+        """Write the pod's status when it differs from the last written."""
+        rt = task.runtime
+        status = rt.status(now, rt.obj.get("status") or {})
+        if status != task.last_status:
+            await self._write_status(self.clients[task.node], rt, status)
+            task.last_status = status
+
     async def _write_status(self, client: AsyncClient, rt: PodRuntime, status: dict) -> None:
         try:
             await client.patch(
@@ -283,27 +287,22 @@ class Kubelet:
         task.wake.clear()
 
     async def _terminate(self, task: PodTask) -> None:
+        """A deleted pod: its containers are stopped as the kubelet stops them (preStop,
+        SIGTERM, SIGKILL when the grace period ends; nodesim/termination.py), the pod
+        stays Terminating meanwhile, and goes once none runs."""
         rt = task.runtime
         recorder = self.recorders[task.node]
-        from kubeproof.nodesim.container import Event
-
-        for container in rt.containers():
-            if container.stage == "running":
-                await recorder.record(
-                    rt.obj,
-                    Event(
-                        "Normal",
-                        "Killing",
-                        f"Stopping container {container.name}",
-                        container.field_path,
-                    ),
-                )
-        grace = rt.obj["metadata"].get("deletionGracePeriodSeconds") or 0
-        await asyncio.sleep(min(grace, DELETE_DELAY_SECONDS))
+        client = self.clients[task.node]
+        for event in rt.kill(time.time(), self.catalog):
+            await recorder.record(rt.obj, event)
+        while not rt.stopped():
+            await asyncio.sleep(max(0.0, min(rt.next_at() - time.time(), IDLE_WAKE_SECONDS)))
+            now = time.time()
+            for event in rt.advance(now, self.world, self.catalog):
+                await recorder.record(rt.obj, event)
+            await self._sync_status(task, now)
         try:
-            await self.clients[task.node].delete(
-                Pod, rt.name, namespace=rt.namespace, grace_period=0
-            )
+            await client.delete(Pod, rt.name, namespace=rt.namespace, grace_period=0)
         except ApiError as exc:
             if exc.status.code != 404:
                 log.warning("delete %s/%s: %s", rt.namespace, rt.name, exc.status.message)
