@@ -2,7 +2,8 @@
 
 Exit codes: 0 success, 1 an error the message explains, 2 bad usage, 4 a cluster that is
 not healthy (`cluster status`), 3 unreachable or not as intended (`net`),
-1 also when a trial errored (`run`) or a task is not valid (`tasks validate`),
+1 also when a trial errored (`run`), a task is not valid (`tasks validate`) or a
+fidelity scenario differs (`fidelity`, which exits 2 on a bad scenario file),
 130 interrupted.
 """
 
@@ -12,7 +13,7 @@ import sys
 import typer
 
 from kubeproof import __version__
-from kubeproof.cli import agents, cluster, evidence, mcp, net, run, setup, tasks
+from kubeproof.cli import agents, cluster, evidence, fidelity, mcp, net, run, setup, tasks
 from kubeproof.cli.output import err
 from kubeproof.errors import KubeproofError
 
@@ -35,6 +36,7 @@ app.command("run")(run.run)
 app.command("version")(setup.version)
 app.command("doctor")(setup.doctor)
 app.command("mcp")(mcp.mcp)
+app.command("fidelity")(fidelity.fidelity)
 
 
 def _version(value: bool) -> None:

@@ -40,8 +40,13 @@ class StaticWorld:
 @dataclass
 class Trace:
     events: list[tuple[float, str, str, str]] = field(default_factory=list)  # t, type, reason, msg
+    field_paths: list[str | None] = field(default_factory=list)  # each event's container
     statuses: list[tuple[float, dict]] = field(default_factory=list)  # t, status when it changed
     gone_at: float | None = None  # a deleted pod: when the kubelet removed it
+
+    def record(self, now: float, event) -> None:
+        self.events.append((round(now - START, 3), event.type, event.reason, event.message))
+        self.field_paths.append(event.field_path)
 
     def status_at(self, t: float) -> dict:
         """The last status written at or before `t` seconds."""
@@ -103,11 +108,9 @@ def simulate(
             )
             now = deleting
             for event in runtime.kill(now, catalog):
-                trace.events.append(
-                    (round(now - START, 3), event.type, event.reason, event.message)
-                )
+                trace.record(now, event)
         for event in runtime.advance(now, world, catalog):
-            trace.events.append((round(now - START, 3), event.type, event.reason, event.message))
+            trace.record(now, event)
         status = runtime.status(now, current)
         if status != current:
             trace.statuses.append((round(now - START, 3), status))

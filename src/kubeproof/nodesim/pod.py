@@ -138,10 +138,19 @@ class PodRuntime:
                 if self._init_failed():
                     self.last_phase = "Failed"  # restartPolicy Never: the pod fails
                 return events  # init containers run one at a time, in order
+        # SyncPod starts the containers one after another, each pulling its image first
+        # (kuberuntime_manager.go:1791-1793): a pull in progress holds up the next ones
+        busy = 0.0
         for container in self.app:
             if container.stage == "pull" and container.next_at == 0.0:
                 container.next_at = now
+            if container.stage == "pull" and busy > now:
+                container.next_at = max(container.next_at, busy)
+                continue
+            pulling = container.stage == "pull"
             events += container.advance(now, self, world, catalog)
+            if pulling and container.stage == "create" and container.next_at > now:
+                busy = container.next_at
         # the regular containers are done for good: the sidecars are stopped
         done = self.app and all(c.stage == "exited" and c.next_at == FOREVER for c in self.app)
         if done and any(i.sidecar and i.stage == "running" for i in self.init):

@@ -1,0 +1,89 @@
+"""Running scenarios: golden (the node simulator on a fake clock, no cluster) or live (any
+cluster through stock kubectl, `live.py`)."""
+
+import copy
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+from kubeproof.fidelity.golden import StaticWorld, pod_object, simulate
+from kubeproof.fidelity.judge import Observed, Result, fold, judge
+from kubeproof.fidelity.scenario import Scenario
+from kubeproof.nodesim import images
+from kubeproof.nodesim.catalog import canonical
+from kubeproof.nodesim.timing import REAL, Timing
+
+GOLDEN_NAMESPACE = "default"
+GOLDEN_IP = "10.244.1.2"
+
+
+def golden_pod(s: Scenario) -> dict:
+    """The scenario's pod as the apiserver would hand it to the kubelet."""
+    spec = copy.deepcopy(s.pod["spec"])
+    for c in [*spec.get("initContainers", []), *spec["containers"]]:
+        # SetDefaults_Container: Always for :latest or no tag, else IfNotPresent
+        c.setdefault("imagePullPolicy", images.default_pull_policy(c["image"]))
+    pod = pod_object(spec, name=s.pod_name, namespace=GOLDEN_NAMESPACE)
+    meta = s.pod.get("metadata") or {}
+    for key in ("labels", "annotations"):
+        if key in meta:
+            pod["metadata"][key] = copy.deepcopy(meta[key])
+    return pod
+
+
+def observe_golden(s: Scenario, timing: Timing = REAL) -> Observed:
+    pod = golden_pod(s)
+    objects = [
+        {**o, "metadata": {**o["metadata"], "namespace": GOLDEN_NAMESPACE}} for o in s.objects
+    ]
+    trace = simulate(
+        pod,
+        timing(s.until),
+        world=StaticWorld(objects),
+        timing=timing,
+        images={canonical(i) for i in s.node_images},
+        delete_at=None if s.delete_at is None else timing(s.delete_at),
+        grace=s.grace,
+    )
+    events = fold(
+        [(t, kind, reason, message, path)
+         for (t, kind, reason, message), path in zip(trace.events, trace.field_paths, strict=True)]
+    )  # fmt: skip
+    return Observed(
+        events=events,
+        statuses=trace.statuses,
+        gone_at=trace.gone_at,
+        values={
+            "pod": s.pod_name,
+            "namespace": GOLDEN_NAMESPACE,
+            "uid": pod["metadata"]["uid"],
+            "podIP": GOLDEN_IP,
+        },
+    )
+
+
+def run_golden(s: Scenario, timing: Timing = REAL) -> Result:
+    try:
+        observed = observe_golden(s, timing)
+    except Exception as exc:  # a simulator crash is a finding, not the suite's end
+        return Result(s.name, s.source, "golden", error=f"{type(exc).__name__}: {exc}")
+    return judge(s, observed, live=False, timing=timing)
+
+
+def run_all(
+    scenarios: list[Scenario],
+    one: Callable[[Scenario], Result],
+    parallel: int = 1,
+    progress: Callable[[Result], None] | None = None,
+) -> list[Result]:
+    """Each scenario through `one`, `parallel` at a time, results in the scenarios' order."""
+
+    def step(s: Scenario) -> Result:
+        result = one(s)
+        if progress:
+            progress(result)
+        return result
+
+    if parallel <= 1:
+        return [step(s) for s in scenarios]
+    with ThreadPoolExecutor(max_workers=parallel) as pool:
+        return list(pool.map(step, scenarios))
