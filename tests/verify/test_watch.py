@@ -117,3 +117,19 @@ def test_a_watch_that_fell_behind_lists_again_and_says_so(sim, web):
         wait_for(lambda: _outages(watch, ns), what="the outage after the gap")
     assert [kind for kind, _, _ in watch.gaps] == ["Service"]
     assert [o.key for o in _outages(watch, ns)] == [f"Service/{ns}/web"]
+
+
+def test_a_deployment_being_scaled_up_is_not_collateral_damage(sim, web):
+    """The baseline counts a workload only when fully available; judged afterwards, its
+    available replicas count even while an autoscaler (here a scale that cannot be met)
+    wants more, so a render farm scaling up is not "0 available"."""
+    from kubeproof.verify.safety import collateral
+
+    ns, baseline = web
+    quota = "apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: two}\nspec: {hard: {pods: '2'}}"
+    sim.kubectl("apply", "-n", ns, "-f", "-", input=quota)
+    sim.kubectl("scale", "deployment/web", "--replicas=3", "-n", ns)
+    client = sim.client()
+    wait_for(lambda: f"Deployment/{ns}/web" not in health(client), what="3 wanted, 2 available")
+    assert health(client, whole=False)[f"Deployment/{ns}/web"] == 2
+    assert collateral(baseline, health(client, whole=False)) == []
