@@ -386,3 +386,15 @@ def test_exec_probes_run_their_command():
         "Unhealthy",
         "Readiness probe failed: cat: can't open '/tmp/healthy': No such file or directory\n",
     )
+
+
+def test_image_id_is_the_repo_digest_shared_by_a_floating_tag_and_its_release():
+    # the CRI repo digest, reported as imageID (kubelet_pods.go convertToAPIContainerStatuses)
+    def image_id(image: str) -> str:
+        trace = simulate(pod_object({"containers": [{"name": "w", "image": image}]}), 5)
+        return container(trace.statuses[-1][1], "w")["imageID"]
+
+    assert image_id("nginx:1.27") == image_id("nginx:1.27.5")
+    assert image_id("nginx:1.27").startswith("docker.io/library/nginx@sha256:")
+    digest = "sha256:" + "ab" * 32
+    assert image_id(f"nginx@{digest}") == f"docker.io/library/nginx@{digest}"

@@ -87,6 +87,7 @@ class Container:
     failing: str | None = None
     _pull_error: str = ""  # the last pull's error, for ImagePullBackOff's message
     seen_at: float = 0.0  # when the PLEG relist sees the current run
+    image_id: str = ""  # repo@digest as the runtime reports it (one per release)
     stop: object = None  # termination.Stop while the kubelet stops it
     before_seen: dict | None = None  # the state shown until then (a restart's previous)
     failing_mode: str = "unready"
@@ -241,6 +242,11 @@ class Container:
         self.files = ContainerFiles(lambda: pod.obj, self.spec, world, [pod.ip], now)
         _, _, model = catalog.resolve(self.image)
         assert model is not None
+        # the repo digest the runtime reports: a floating tag and its release share it
+        name = canonical(self.image).split("@", 1)[0]
+        if "@" not in canonical(self.image):
+            name = name.rsplit(":", 1)[0]
+        self.image_id = f"{name}@{catalog.image_digest(self.image)}"
         if self.container_id:
             self.previous_logs, self.logs = self.logs, []
         self.container_id = hashlib.sha256(
@@ -517,8 +523,6 @@ class Container:
             "lastState": last_state,
         }
         if self.container_id:
-            ref = canonical(self.image).rsplit(":", 1)[0]
-            digest = hashlib.sha256(canonical(self.image).encode()).hexdigest()
-            out["imageID"] = f"{ref}@sha256:{digest}"
+            out["imageID"] = self.image_id
             out["containerID"] = f"containerd://{self.container_id}"
         return out
