@@ -24,6 +24,11 @@ LIVE_SLACK_SECONDS = 2.0
 LIVE_SLACK_SHARE = 0.2
 
 
+def live_slack(seconds: float) -> float:
+    """How far a live time may be from the expected one."""
+    return LIVE_SLACK_SECONDS + LIVE_SLACK_SHARE * seconds
+
+
 @dataclass
 class ObservedEvent:
     at: float  # first occurrence, seconds from the pod's start
@@ -139,7 +144,7 @@ class Judge:
         return self.timing(seconds)
 
     def slack(self, seconds: float) -> float:
-        return LIVE_SLACK_SECONDS + LIVE_SLACK_SHARE * seconds if self.live else 0.0005
+        return live_slack(seconds) if self.live else 0.0005
 
     def time_ok(self, want: float, got: float | None) -> bool:
         return got is not None and abs(got - want) <= self.slack(want)
@@ -284,12 +289,11 @@ class Judge:
         end = self.when(self.s.until)
         for i, want in enumerate(self.s.expect.status):
             label = f"status@{'end' if want.at is None else f'{want.at:g}s'}"
-            if want.at is None:
-                snapshots = [self.status_at(end)]
-            elif not self.live:
-                snapshots = [self.status_at(self.when(want.at))]
-            else:
-                t, w = self.when(want.at), self.slack(self.when(want.at))
+            t = end if want.at is None else self.when(want.at)
+            if not self.live:
+                snapshots = [self.status_at(t)]
+            else:  # live: the window around the time (the end too: a run lasts past it)
+                w = self.slack(t)
                 snapshots = [self.status_at(t - w)] + [
                     s for at, s in self.o.statuses if t - w < at <= t + w
                 ]

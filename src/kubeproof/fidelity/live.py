@@ -14,12 +14,13 @@ import time
 from pathlib import Path
 
 from kubeproof.cluster.base import kubectl_binary
-from kubeproof.fidelity.judge import LIVE_SLACK_SECONDS, Observed, ObservedEvent, Result, judge
+from kubeproof.fidelity.judge import Observed, ObservedEvent, Result, judge, live_slack
 from kubeproof.fidelity.scenario import Scenario
 from kubeproof.nodesim.timing import REAL, Timing
 
 NAMESPACE_LABEL = "kubeproof.dev/fidelity"
 CREATE_RETRY_SECONDS = 30.0  # a new namespace's default ServiceAccount may lag
+WATCH_READY_SECONDS = 60.0
 
 
 class LiveError(Exception):
@@ -42,11 +43,6 @@ class Kubectl:
             raise LiveError(f"kubectl {' '.join(args[:3])}: {done.stderr.strip()}")
         return done
 
-    def popen(self, *args: str) -> subprocess.Popen:
-        return subprocess.Popen(
-            [*self.base, *args], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
-        )
-
 
 def _time(stamp: str | None) -> float | None:
     if not stamp:
@@ -55,19 +51,33 @@ def _time(stamp: str | None) -> float | None:
 
 
 class Watch:
-    """`kubectl get pod NAME --watch -o json --output-watch-events`, each object stamped
-    with the seconds since `start` when it arrived."""
+    """`kubectl get pods --field-selector metadata.name=NAME --watch -o json
+    --output-watch-events`, started before the pod exists: each status stamped with the
+    seconds since the pod was first seen (`start`), which is when it was created."""
 
-    def __init__(self, kubectl: Kubectl, namespace: str, name: str, start: float):
-        self.start = start
+    def __init__(self, kubectl: Kubectl, namespace: str, name: str):
+        self.start: float | None = None
         self.statuses: list[tuple[float, dict]] = []
         self.gone_at: float | None = None
-        self.last: dict | None = None
-        self.proc = kubectl.popen(
-            "get", "pod", name, "-n", namespace, "-o", "json", "--watch", "--output-watch-events"
-        )
-        self.thread = threading.Thread(target=self._read, daemon=True)
-        self.thread.start()
+        self.ready = threading.Event()  # the watch is established
+        self.proc = subprocess.Popen(
+            [*kubectl.base, "get", "pods", "-n", namespace, "--field-selector",
+             f"metadata.name={name}", "-o", "json", "--watch", "--output-watch-events", "-v=6"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        self.threads = [
+            threading.Thread(target=self._read, daemon=True),
+            threading.Thread(target=self._log, daemon=True),
+        ]
+        for thread in self.threads:
+            thread.start()
+
+    def _log(self) -> None:
+        assert self.proc.stderr
+        for line in self.proc.stderr:  # -v=6 logs each response: the watch's means ready
+            if "watch=true" in line and "200 OK" in line:
+                self.ready.set()
+        self.ready.set()
 
     def _read(self) -> None:
         decoder, buffer = json.JSONDecoder(), ""
@@ -82,14 +92,17 @@ class Watch:
                 buffer = buffer.lstrip()[end:]
                 self._seen(item)
 
+    def since_start(self) -> float:
+        return 0.0 if self.start is None else round(time.monotonic() - self.start, 3)
+
     def _seen(self, item: dict) -> None:
-        at = round(time.monotonic() - self.start, 3)
+        if self.start is None:
+            self.start = time.monotonic()
+        at = self.since_start()
         if item.get("type") == "DELETED":
             self.gone_at = at
             return
-        obj = item.get("object") or {}
-        self.last = obj
-        status = obj.get("status") or {}
+        status = (item.get("object") or {}).get("status") or {}
         if not self.statuses or self.statuses[-1][1] != status:
             self.statuses.append((at, status))
 
@@ -98,7 +111,8 @@ class Watch:
             self.proc.terminate()
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=5)
-        self.thread.join(timeout=5)
+        for thread in self.threads:
+            thread.join(timeout=5)
 
 
 def manifest(s: Scenario, namespace: str) -> dict:
@@ -155,17 +169,23 @@ def observe_live(s: Scenario, kubectl: Kubectl, timing: Timing = REAL) -> Observ
         kubectl.run("label", "namespace", namespace, f"{NAMESPACE_LABEL}={s.name}")
         if s.objects:
             _create(kubectl, _objects(s, namespace))
-        created_list = _create(kubectl, [manifest(s, namespace)])
-        start = time.monotonic()
-        pod = (created_list.get("items") or [created_list])[0]
-        created = _time(pod["metadata"]["creationTimestamp"]) or time.time()
-        watch = Watch(kubectl, namespace, s.pod_name, start)
+        watch = Watch(kubectl, namespace, s.pod_name)
         try:
-            end = timing(s.until) + LIVE_SLACK_SECONDS
+            if not watch.ready.wait(WATCH_READY_SECONDS):
+                raise LiveError("kubectl get --watch did not start")
+            created_list = _create(kubectl, [manifest(s, namespace)])
+            pod = (created_list.get("items") or [created_list])[0]
+            created = _time(pod["metadata"]["creationTimestamp"]) or time.time()
+            deadline = time.monotonic() + WATCH_READY_SECONDS
+            while watch.start is None and time.monotonic() < deadline:
+                time.sleep(0.05)
+            if watch.start is None:
+                raise LiveError("the watch never saw the pod")
+            end = timing(s.until) + live_slack(timing(s.until))  # the end's window
             delete_at = None if s.delete_at is None else timing(s.delete_at)
             deleted = False
-            while time.monotonic() - start < end and watch.gone_at is None:
-                if delete_at is not None and not deleted and time.monotonic() - start >= delete_at:
+            while watch.since_start() < end and watch.gone_at is None:
+                if delete_at is not None and not deleted and watch.since_start() >= delete_at:
                     args = ["delete", "pod", s.pod_name, "-n", namespace, "--wait=false"]
                     if s.grace is not None:
                         args.append(f"--grace-period={s.grace}")
