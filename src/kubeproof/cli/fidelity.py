@@ -150,6 +150,8 @@ def print_report(results, report: dict) -> None:
         if r.ok or r.skipped:
             continue
         console.print(f"\n[bold]{r.scenario}[/] ({r.source}) {r.matched}/{r.total}")
+        if r.known:
+            console.print(f"  known simulator difference: {r.known.strip()}", highlight=False)
         if r.error:
             console.print(f"  [red]error:[/] {r.error}", highlight=False)
         table = Table("", "observable", "expected", "observed", box=None, show_header=False)

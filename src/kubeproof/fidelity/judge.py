@@ -78,6 +78,7 @@ class Result:
     checks: list[Check] = field(default_factory=list)
     error: str | None = None  # the run itself failed (live: the cluster refused something)
     skipped: str | None = None  # not run in this mode, and why
+    known: str | None = None  # the scenario's known simulator difference
 
     @property
     def matched(self) -> int:
@@ -101,6 +102,7 @@ class Result:
             "ok": self.ok,
             "error": self.error,
             "skipped": self.skipped,
+            "known": self.known,
             "checks": [asdict(c) for c in self.checks],
         }
 
@@ -335,6 +337,8 @@ class Judge:
 
 
 def judge(scenario: Scenario, observed: Observed, *, live: bool, timing: Timing) -> Result:
-    result = Result(scenario.name, scenario.source, "live" if live else "golden")
+    result = Result(
+        scenario.name, scenario.source, "live" if live else "golden", known=scenario.known
+    )
     result.checks = Judge(scenario, observed, live, timing).run()
     return result
