@@ -229,7 +229,13 @@ def test_pods_get_the_upstream_default_tolerations(sim, ns):
     }
 
 
-def test_an_unreachable_node_goes_unknown_and_comes_back(sim):
+def test_an_unreachable_node_goes_unknown_and_comes_back(sim, ns):
+    sim.kubectl(
+        "run", "stranded", "--image=busybox:1.36", "-n", ns, "--restart=Never",
+        "--overrides", '{"spec": {"nodeName": "node-1", "terminationGracePeriodSeconds": 2}}',
+        "--", "sleep", "3600",
+    )  # fmt: skip
+    wait_for(lambda: get(sim, "pod", "stranded", ns)["status"]["phase"] == "Running")
     renewed = get(sim, "lease", "node-1", "kube-node-lease")["spec"]["renewTime"]
     try:
         sim.kubectl("annotate", "node", "node-1", "kubeproof.dev/simulate-unreachable=true")
@@ -259,6 +265,10 @@ def test_an_unreachable_node_goes_unknown_and_comes_back(sim):
         )
         stopped = get(sim, "lease", "node-1", "kube-node-lease")["spec"]["renewTime"]
         assert stopped[:19] <= ready["lastTransitionTime"]
+        # nobody answers for the node's pods: a deleted one stays Terminating (row 101)
+        sim.kubectl("delete", "pod", "stranded", "-n", ns, "--wait=false")
+        time.sleep(6)
+        assert get(sim, "pod", "stranded", ns)["metadata"].get("deletionTimestamp")
     finally:
         sim.kubectl("annotate", "node", "node-1", "kubeproof.dev/simulate-unreachable-")
     wait_for(
@@ -270,6 +280,11 @@ def test_an_unreachable_node_goes_unknown_and_comes_back(sim):
     reasons = [e["reason"] for e in _node_events(sim, "node-1")]
     assert "NodeReady" in reasons
     _wait_untainted(sim, "node-1")
+    wait_for(
+        lambda: sim.kubectl("get", "pod", "stranded", "-n", ns, check=False).returncode != 0,
+        timeout=30,
+        what="the stranded pod removed once its kubelet is back",
+    )
 
 
 def test_memory_pressure_wording_taint_and_hysteresis(binaries_built):

@@ -167,6 +167,11 @@ class Kubelet:
         recorder = self.recorders[task.node]
         try:
             while True:
+                if self.health[task.node].health.stopped:
+                    # an unreachable kubelet: its processes go on, nothing reaches the API
+                    # (a deleted pod stays Terminating until the node is back, row 101)
+                    await asyncio.sleep(1.0)
+                    continue
                 if "deletionTimestamp" in rt.obj["metadata"]:
                     await self._terminate(task)
                     return
