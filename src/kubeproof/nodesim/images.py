@@ -41,9 +41,7 @@ def _split_domain(name: str) -> tuple[str, str]:
 
 def _reference_error(image: str) -> str | None:
     if _IDENTIFIER.match(image):
-        return (
-            f"invalid repository name ({image}), cannot specify 64-byte hexadecimal strings"
-        )
+        return f"invalid repository name ({image}), cannot specify 64-byte hexadecimal strings"
     domain, remainder = _split_domain(image)
     remote = remainder.split(":", 1)[0]
     if remote.lower() != remote:
