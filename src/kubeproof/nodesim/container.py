@@ -328,8 +328,11 @@ class Container:
             if "exec" in probe:
                 failure = self._exec_probe(probe, pod, model, label)
             else:
-                failure = probes.check(probe, self.spec, model, pod.ip, serving)
-                failure = None if failure is None else f"{label} probe failed: {failure}"
+                try:
+                    failure = probes.check(probe, self.spec, model, pod.ip, serving)
+                    failure = None if failure is None else f"{label} probe failed: {failure}"
+                except probes.ProbeError as exc:
+                    failure = f"{label} probe errored and resulted in unknown state: {exc}"
             if failure is None:
                 state["fail"], state["ok"] = 0, state["ok"] + 1
                 if kind == "readinessProbe" and state["ok"] >= success_threshold:

@@ -3,6 +3,11 @@
 from kubeproof.nodesim.catalog import ImageModel
 
 
+class ProbeError(Exception):
+    """The probe could not run: the kubelet records "errored and resulted in unknown state"
+    (pkg/kubelet/prober/prober.go:104-108), a failure all the same."""
+
+
 def resolve_port(port: int | str, container: dict) -> int | None:
     if isinstance(port, int) or str(port).isdigit():
         return int(port)
@@ -23,10 +28,8 @@ def check(
         scheme = get.get("scheme", "HTTP").lower()
         path = get.get("path", "/")
         url = f"{scheme}://{pod_ip}:{port}{path}"
-        if port is None:
-            return (
-                f'Get "{scheme}://{pod_ip}:{get.get("port")}{path}": unable to resolve named port'
-            )
+        if port is None:  # pkg/probe/http/request.go:51, pkg/probe/util.go:50-57
+            raise ProbeError(f"port {get.get('port')} not found")
         if not serving or port not in served:
             return f'Get "{url}": dial tcp {pod_ip}:{port}: connect: connection refused'
         healthy = set(model.health) or {"/"}
@@ -35,6 +38,8 @@ def check(
         return None
     if "tcpSocket" in probe:
         port = resolve_port(probe["tcpSocket"].get("port"), container)
+        if port is None:
+            raise ProbeError(f"port {probe['tcpSocket'].get('port')} not found")
         if not serving or port not in served:
             return f"dial tcp {pod_ip}:{port}: connect: connection refused"
         return None
