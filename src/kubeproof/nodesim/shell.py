@@ -73,6 +73,9 @@ def _script(
                 words = shlex.split(statement)
             except ValueError as exc:
                 return result + Result(stderr=f"sh: syntax error: {exc}\n", code=2)
+            if words and words[0] == "exit":  # the shell's builtin: leave with that status
+                code = int(words[1]) if len(words) > 1 and words[1].isdigit() else result.code
+                return Result(result.stdout, result.stderr, code)
             if words:
                 result = result + _command(words, container, hostname, net, model)
         if result.code != 0:
