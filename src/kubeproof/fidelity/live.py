@@ -53,10 +53,12 @@ def _time(stamp: str | None) -> float | None:
 class Watch:
     """`kubectl get pods --field-selector metadata.name=NAME --watch -o json
     --output-watch-events`, started before the pod exists: each status stamped with the
-    seconds since the pod was first seen (`start`), which is when it was created."""
+    seconds since the kubelet first acknowledged the pod (its first status with
+    `startTime`), the moment a golden run starts its clock."""
 
     def __init__(self, kubectl: Kubectl, namespace: str, name: str):
         self.start: float | None = None
+        self.started_at: float | None = None  # status.startTime, by the cluster's clock
         self.statuses: list[tuple[float, dict]] = []
         self.gone_at: float | None = None
         self.ready = threading.Event()  # the watch is established
@@ -96,13 +98,16 @@ class Watch:
         return 0.0 if self.start is None else round(time.monotonic() - self.start, 3)
 
     def _seen(self, item: dict) -> None:
+        status = (item.get("object") or {}).get("status") or {}
         if self.start is None:
-            self.start = time.monotonic()
+            if not status.get("startTime"):
+                return  # not yet acknowledged by the kubelet: the scheduler's doing
+            # the kubelet's first status: where a golden run's clock starts
+            self.start, self.started_at = time.monotonic(), _time(status["startTime"])
         at = self.since_start()
         if item.get("type") == "DELETED":
             self.gone_at = at
             return
-        status = (item.get("object") or {}).get("status") or {}
         if not self.statuses or self.statuses[-1][1] != status:
             self.statuses.append((at, status))
 
@@ -175,12 +180,12 @@ def observe_live(s: Scenario, kubectl: Kubectl, timing: Timing = REAL) -> Observ
                 raise LiveError("kubectl get --watch did not start")
             created_list = _create(kubectl, [manifest(s, namespace)])
             pod = (created_list.get("items") or [created_list])[0]
-            created = _time(pod["metadata"]["creationTimestamp"]) or time.time()
             deadline = time.monotonic() + WATCH_READY_SECONDS
             while watch.start is None and time.monotonic() < deadline:
                 time.sleep(0.05)
             if watch.start is None:
-                raise LiveError("the watch never saw the pod")
+                raise LiveError("no kubelet acknowledged the pod (no status.startTime)")
+            created = watch.started_at or time.time()
             end = timing(s.until) + live_slack(timing(s.until))  # the end's window
             delete_at = None if s.delete_at is None else timing(s.delete_at)
             deleted = False
