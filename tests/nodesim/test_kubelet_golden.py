@@ -119,7 +119,8 @@ def test_the_fast_profile_divides_every_duration_by_ten():
         container(s)["state"]["waiting"]["message"].split()[1] for _, s in trace.statuses
         if "waiting" in container(s)["state"] and container(s)["restartCount"]
     ]  # fmt: skip
-    assert loops[:2] == ["1s", "1s"] and "2s" in loops
+    # 1 s back-off is spent by the time the 1 s relist sees the exit: the first shown is 2 s
+    assert loops[0] == "2s" and set(loops) <= {"2s", "4s", "8s", "16s", "30s"}
 
 
 def test_a_missing_repository_and_a_missing_tag_fail_with_containerds_words():

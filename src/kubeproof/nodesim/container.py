@@ -265,7 +265,7 @@ class Container:
         self.logs += [(now, line) for line in self.plan.logs]
         # the status shows it running once the PLEG relists; one that exits first is seen
         # exited (and was never Running or Ready)
-        self.seen_at = now + self.timing(PLEG_RELIST)
+        self.seen_at = now + PLEG_RELIST  # not scaled: model run times are not either
         self.next_at = min(now + self.plan.runs_for, self.seen_at)
         return [  # KRC:289, KRC:298
             self._event("Normal", "Created", "Container created"),
@@ -399,7 +399,7 @@ class Container:
         self.exit_code, self.exit_reason = code, reason
         self.ready = False
         # the kubelet learns of the exit at the next relist and then syncs the pod
-        self.next_at = at + self.timing(PLEG_RELIST)
+        self.next_at = at + PLEG_RELIST
         return []
 
     def restarts(self, pod) -> bool:

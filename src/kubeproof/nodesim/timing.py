@@ -4,8 +4,10 @@ them.
 
 `real` (the default, and the only profile agent results use unless the user asks) is the
 kubelet's timing: a crash-looping container backs off 10 s, 20 s, 40 s … 5 min, a deleted
-pod takes its grace period. `fast` divides every duration by ten, for the library's own
-validation sweeps; the profile in use is recorded in the cluster record and in every trial.
+pod takes its grace period. `fast` divides the back-offs, retries, pulls and grace periods by
+ten, for quick looks; the PLEG relist stays 1 s (the behaviour models' own run times are not
+scaled, so a container that dies at once must still never be seen running). The profile in
+use is recorded in the cluster record and in every trial.
 """
 
 from dataclasses import dataclass
