@@ -3,9 +3,11 @@ records and the statuses it writes out, with their times."""
 
 from dataclasses import dataclass, field
 
+from kubeproof.nodesim import admission, nodestatus
 from kubeproof.nodesim import catalog as catalog_mod
 from kubeproof.nodesim.pod import PodRuntime
 from kubeproof.nodesim.process import FOREVER
+from kubeproof.nodesim.profile import DEFAULT_CAPACITY
 from kubeproof.nodesim.timing import REAL, Timing
 
 START = 1_000_000.0  # the fake clock's epoch: the pod is bound at START
@@ -32,6 +34,17 @@ class StaticWorld:
 
     def node(self, name: str) -> dict | None:
         return self.objects.get(("Node", "default", name))
+
+
+def golden_node(capacity: dict[str, str] | None = None, **spec) -> dict:
+    """node-1 as its kubelet registers it: the profile's default capacity, allocatable
+    less the hard eviction thresholds (nodestatus.allocatable)."""
+    capacity = {**DEFAULT_CAPACITY, **(capacity or {})}
+    return {
+        "metadata": {"name": "node-1", "labels": {"kubernetes.io/hostname": "node-1"}},
+        "spec": spec,
+        "status": {"capacity": capacity, "allocatable": nodestatus.allocatable(capacity)},
+    }
 
     def changed_at(self, kind: str, namespace: str, name: str) -> float:
         return 0.0  # nothing changes during a golden scenario
@@ -88,14 +101,22 @@ def simulate(
     images: set[str] | None = None,
     delete_at: float | None = None,
     grace: int | None = None,
+    node: dict | None = None,
+    others: list[dict] | None = None,
+    pressure: tuple[str, ...] = (),
 ) -> Trace:
     """Drive the pod as the kubelet's pod worker does — advance at each due time — for
     `until` seconds, recording every event and every status change. `delete_at`: the pod
     is deleted then (with `grace`, default its terminationGracePeriodSeconds); the trace
-    ends when the kubelet would remove it (`Trace.gone_at`)."""
+    ends when the kubelet would remove it (`Trace.gone_at`). The pod is first admitted
+    (nodesim/admission.py) on `node` (default golden_node()) beside the `others` pods
+    already running there, under the node's `pressure` conditions."""
     world = world or StaticWorld()
     catalog = catalog or catalog_mod.shipped()
     runtime = PodRuntime(pod, "10.244.1.2", set() if images is None else images, timing)
+    rejection = admission.admit(pod, node or golden_node(), others or [], pressure)
+    if rejection:
+        runtime.reject(rejection)
     trace = Trace()
     now, current = START, pod.get("status") or {}
     deleting = None if delete_at is None else START + delete_at

@@ -18,7 +18,7 @@ from kubeproof.netsim.connect import declared_or_unknown
 from kubeproof.netsim.dns import resolve
 from kubeproof.netsim.objects import DNS_SERVICE_IP
 from kubeproof.netsim.objects import Pod as NetPod
-from kubeproof.nodesim import access, dependencies, metrics, shell, timing
+from kubeproof.nodesim import access, admission, dependencies, metrics, shell, timing
 from kubeproof.nodesim import catalog as catalog_mod
 from kubeproof.nodesim import nodes as node_mod
 from kubeproof.nodesim.container import API_CHECK_SECONDS
@@ -153,8 +153,31 @@ class Kubelet:
         self._next_ip[node] = self._next_ip[node] + 1 if self._next_ip[node] < 254 else 2
         runtime = PodRuntime(pod, ip, self.images[node], self.timing)
         task = PodTask(runtime, node)
+        self._admit(task, pod, node)
         task.task = asyncio.create_task(self._drive(task))
         self.pods[pod["metadata"]["uid"]] = task
+
+    def _admit(self, task: PodTask, pod: dict, node: str) -> None:
+        """HandlePodAdditions (pkg/kubelet/kubelet.go:2868-2876): a pod that is not yet
+        terminal is admitted against the node's active pods, or rejected."""
+        if (pod.get("status") or {}).get("phase") in ("Failed", "Succeeded"):
+            return
+        active = [
+            t.runtime.obj
+            for t in self.pods.values()
+            if t.node == node
+            and not t.runtime.rejected
+            and not (t.runtime.terminal and t.runtime.stopped())
+        ]
+        spec = self.specs[node]
+        node_obj = self.world.node(node) or {
+            **node_mod.node_object(spec),
+            "status": {"allocatable": node_mod.nodestatus.allocatable(spec.capacity)},
+        }
+        pressure = self.health[node].reporter.pressure(time.time(), ())
+        rejection = admission.admit(pod, node_obj, active, pressure)
+        if rejection:
+            task.runtime.reject(rejection)
 
     def _forget(self, uid: str) -> None:
         task = self.pods.pop(uid, None)

@@ -2,6 +2,7 @@
 kubelet's order, and the pod status (phase, conditions, container statuses) they imply."""
 
 from kubeproof.nodesim import podstatus, termination
+from kubeproof.nodesim.admission import Rejection
 from kubeproof.nodesim.catalog import Catalog
 from kubeproof.nodesim.config import World, volume_error
 from kubeproof.nodesim.container import Container, Event, ts
@@ -44,6 +45,8 @@ class PodRuntime:
         self.last_phase = "Pending"  # the phase of the last status; Failed/Succeeded stay
         self.stopping = False  # the kubelet is killing the pod's containers
         self.deadline_exceeded = False
+        self.rejected: Rejection | None = None  # refused at admission: never runs
+        self._unrecorded: list[Event] = []
 
     # identity --------------------------------------------------------------------------
     @property
@@ -71,6 +74,13 @@ class PodRuntime:
         return self.last_phase in ("Failed", "Succeeded")
 
     # driving ---------------------------------------------------------------------------
+    def reject(self, rejection: Rejection) -> None:
+        """pkg/kubelet/kubelet.go:2589-2597 rejectPod: a Warning event with the handler's
+        reason and message (recorded at the next advance); the pod is Failed and no
+        container is ever started."""
+        self.rejected, self.last_phase = rejection, "Failed"
+        self._unrecorded = [Event("Warning", rejection.reason, rejection.message)]
+
     def kill(self, now: float, catalog: Catalog) -> list[Event]:
         """Stop every container: regular ones at once, sidecars once those are gone, in
         reverse order (kuberuntime_termination_order.go)."""
@@ -112,6 +122,9 @@ class PodRuntime:
     def advance(self, now: float, world: World, catalog: Catalog) -> list[Event]:
         if self.created is None:
             self.created = now
+        if self.rejected:
+            events, self._unrecorded = self._unrecorded, []
+            return events
         if self.stopping:
             events = []
             for container in self.containers():
@@ -159,6 +172,8 @@ class PodRuntime:
         return events
 
     def next_at(self) -> float:
+        if self.rejected:
+            return FOREVER
         if not self.mounted:
             return self.mount_retry_at
         deadline = self.obj["spec"].get("activeDeadlineSeconds")
@@ -193,6 +208,8 @@ class PodRuntime:
     def status(self, now: float, current: dict) -> dict:
         """generateAPIPodStatus (kubelet_pods.go): container statuses as last seen, the
         phase from them (podstatus.phase), the conditions of status/generate.go."""
+        if self.rejected:
+            return self._rejected_status(now, current)
         spec = self.obj["spec"]
         default = "PodInitializing" if self.init else "ContainerCreating"  # KP:2499-2501
         init = {c.name: c.status(now, default) for c in self.init}
@@ -256,3 +273,32 @@ class PodRuntime:
             status["podIP"] = self.ip
             status["podIPs"] = [{"ip": self.ip}]
         return status
+
+    def _rejected_status(self, now: float, current: dict) -> dict:
+        """rejectPod's status (kubelet.go:2592-2596) through the status manager: startTime
+        set once (status_manager.go:895-901), observedGeneration the pod's generation
+        (:479), only the conditions the kubelet does not own kept (:1359-1366)."""
+        assert self.rejected is not None
+        status = {
+            "observedGeneration": self.obj["metadata"].get("generation"),
+            "phase": "Failed",
+            "reason": self.rejected.reason,
+            "message": self.rejected.status_message,
+            "qosClass": current.get("qosClass"),
+            "startTime": current.get("startTime") or ts(self.created or now),
+            "conditions": [
+                c for c in current.get("conditions") or [] if c["type"] not in _KUBELET_OWNED
+            ],
+        }
+        return {k: v for k, v in status.items() if v is not None}
+
+
+# pkg/kubelet/types/pod_status.go:26-33 PodConditionsByKubelet
+_KUBELET_OWNED = (
+    "PodScheduled",
+    "Ready",
+    "Initialized",
+    "ContainersReady",
+    "PodResizeInProgress",
+    "PodResizePending",
+)

@@ -1,0 +1,130 @@
+"""Golden tests of the simulated kubelet's node-resource behaviour on a fake clock: pod
+admission (ground-truth rows 53, 54). No cluster; each expectation cites the upstream source
+it follows (k8s.io/kubernetes v1.36.3)."""
+
+from kubeproof.fidelity.golden import golden_node, pod_object, simulate
+from kubeproof.nodesim import admission
+
+SLEEP = {"name": "app", "image": "busybox:1.36", "command": ["sleep", "3600"]}
+
+
+def asking(cpu: str | None = None, memory: str | None = None, **more) -> dict:
+    requests = {k: v for k, v in (("cpu", cpu), ("memory", memory)) if v} | more
+    return {**SLEEP, "resources": {"requests": requests}}
+
+
+def test_a_pod_asking_more_cpu_than_allocatable_is_rejected_out_of_cpu():
+    # predicate.go:234-236,409-411 (OutOfcpu, InsufficientResourceError in milli-CPU);
+    # kubelet.go:2589-2597 rejectPod: Warning event, phase Failed, "Pod was rejected: "
+    pod = pod_object({"containers": [asking(cpu="6")]})
+    trace = simulate(pod, 30)
+    text = "Node didn't have enough resource: cpu, requested: 6000, used: 0, capacity: 4000"
+    assert trace.event_lines() == [f"0 Warning OutOfcpu: {text}"]
+    status = trace.statuses[-1][1]
+    assert status["phase"] == "Failed"
+    assert status["reason"] == "OutOfcpu"
+    assert status["message"] == "Pod was rejected: " + text
+    assert "containerStatuses" not in status and status["conditions"] == []
+    assert len(trace.statuses) == 1  # nothing runs afterwards
+
+
+def test_used_counts_the_pods_already_admitted_and_memory_is_in_bytes():
+    # fit.go:709-718: memory compared in bytes against allocatable (capacity less the
+    # 100Mi hard eviction threshold, node_container_manager_linux.go:279-299)
+    others = [pod_object({"containers": [asking(cpu="3", memory="15Gi")]}, name="big")]
+    trace = simulate(pod_object({"containers": [asking(cpu="500m", memory="1Gi")]}), 5,
+                     others=others)  # fmt: skip
+    allocatable = 16 * 2**30 - 100 * 2**20
+    assert trace.events[0][2:] == (
+        "OutOfmemory",
+        f"Node didn't have enough resource: memory, requested: {2**30}, used: {15 * 2**30}, "
+        f"capacity: {allocatable}",
+    )
+
+
+def test_only_the_first_failure_is_reported_pods_before_cpu():
+    # fit.go:681-690 (pods first), predicate.go:215-216 (first reason only)
+    node = golden_node({"pods": "1"})
+    others = [pod_object({"containers": [SLEEP]}, name="one")]
+    trace = simulate(pod_object({"containers": [asking(cpu="9")]}), 5, node=node, others=others)
+    assert trace.events[0][2:] == (
+        "OutOfpods",
+        "Node didn't have enough resource: pods, requested: 1, used: 1, capacity: 1",
+    )
+
+
+def test_init_containers_and_sidecars_count_as_the_scheduler_counts_them():
+    # k8s.io/component-helpers/resource/helpers.go PodRequests: max(sum of containers plus
+    # sidecars, each init container plus the sidecars before it)
+    spec = {
+        "initContainers": [
+            {**asking(cpu="1"), "name": "side", "restartPolicy": "Always"},
+            {**asking(cpu="3"), "name": "setup"},
+        ],
+        "containers": [asking(cpu="500m")],
+    }
+    assert admission.pod_requests(spec)["cpu"] == 4000
+    assert admission.pod_requests({"containers": [asking(cpu="1m"), asking(cpu="0.0005")]}) == {
+        "cpu": 2
+    }
+
+
+def test_a_node_selector_mismatch_is_a_predicate_failure():
+    # eventhandlers.go:751-752 (NodeAffinity, ErrReasonPod); predicate.go:226-229,425-427
+    pod = pod_object({"containers": [SLEEP], "nodeSelector": {"disk": "ssd"}})
+    trace = simulate(pod, 5)
+    assert trace.event_lines() == [
+        "0 Warning NodeAffinity: Predicate NodeAffinity failed: node(s) didn't match Pod's "
+        "node affinity/selector"
+    ]
+
+
+def test_an_untolerated_no_execute_taint_rejects_but_no_schedule_does_not():
+    # predicate.go:444-454: the kubelet only looks at NoExecute taints
+    taint = {"key": "dedicated", "value": "db", "effect": "NoExecute"}
+    trace = simulate(pod_object({"containers": [SLEEP]}), 5, node=golden_node(taints=[taint]))
+    assert trace.events[0][2] == "TaintToleration"
+    assert trace.events[0][3] == (
+        "Predicate TaintToleration failed: node(s) had taints that the pod didn't tolerate"
+    )
+    soft = golden_node(taints=[{**taint, "effect": "NoSchedule"}])
+    trace = simulate(pod_object({"containers": [SLEEP]}), 5, node=soft)
+    assert trace.events[0][2] == "Pulling"
+    tolerated = pod_object(
+        {"containers": [SLEEP], "tolerations": [{"key": "dedicated", "operator": "Exists"}]}
+    )
+    assert simulate(tolerated, 5, node=golden_node(taints=[taint])).events[0][2] == "Pulling"
+
+
+def test_memory_pressure_rejects_best_effort_pods_only():
+    # eviction_manager.go:146-185 Admit; helpers.go:48 "The node had condition: %v. "
+    trace = simulate(pod_object({"containers": [SLEEP]}), 5, pressure=("MemoryPressure",))
+    assert trace.event_lines() == ["0 Warning Evicted: The node had condition: [MemoryPressure]. "]
+    status = trace.statuses[-1][1]
+    assert (status["phase"], status["reason"]) == ("Failed", "Evicted")
+    assert status["message"] == "Pod was rejected: The node had condition: [MemoryPressure]. "
+    burstable = pod_object({"containers": [asking(memory="64Mi")]})
+    assert simulate(burstable, 5, pressure=("MemoryPressure",)).events[0][2] == "Pulling"
+
+
+def test_disk_pressure_rejects_every_pod_that_is_not_critical():
+    # eviction_manager.go:162-178: a condition besides memory pressure refuses all pods;
+    # critical pods (priority >= 2000000000) are admitted (:155-158)
+    guaranteed = {**SLEEP, "resources": {"requests": {"cpu": "1", "memory": "1Gi"},
+                                         "limits": {"cpu": "1", "memory": "1Gi"}}}  # fmt: skip
+    pod = pod_object({"containers": [guaranteed]})
+    pressure = ("MemoryPressure", "DiskPressure")
+    trace = simulate(pod, 5, pressure=pressure)
+    assert trace.events[0][3] == "The node had condition: [MemoryPressure DiskPressure]. "
+    critical = pod_object({"containers": [SLEEP], "priority": 2_000_001_000})
+    assert simulate(critical, 5, pressure=pressure).events[0][2] == "Pulling"
+
+
+def test_qos_class_follows_get_pod_qos():
+    # pkg/apis/core/v1/helper/qos/qos.go
+    full = {"requests": {"cpu": "1", "memory": "1Gi"}, "limits": {"cpu": "1", "memory": "1Gi"}}
+    assert admission.qos_class({"spec": {"containers": [SLEEP]}}) == "BestEffort"
+    assert admission.qos_class({"spec": {"containers": [asking(cpu="1")]}}) == "Burstable"
+    assert admission.qos_class({"spec": {"containers": [{**SLEEP, "resources": full}]}}) == (
+        "Guaranteed"
+    )
