@@ -54,6 +54,9 @@ class Requirement(_Model):
     env: str | None = None  # variable name
     file: str | None = None  # absolute path inside the container (a mounted key)
     values: list[str] | None = None  # accepted values; None accepts any non-empty value
+    # the file's syntax (formats.py: corefile); a file that does not parse stops the
+    # process with the parser's message instead of `message`
+    format: str | None = Field(None, pattern="^(corefile)$")
     message: str = "missing required configuration"
     exit_code: int = 1
 
@@ -251,6 +254,12 @@ class ImageModel(_Model):
     batch: Batch | None = None  # None: runs until stopped
     stop_seconds: float = 0.2  # from SIGTERM until it exits (shell images ignore SIGTERM)
     shell: bool = False  # interprets `sh -c` commands such as sleep/exit/echo (busybox)
+    # the image's ENTRYPOINT: when empty, a container's `args` alone name the program
+    entrypoint: list[str] = Field(default_factory=list)
+    # the programs on the image's PATH (names) and their directories; None: the model does
+    # not say, and any command starts. A command outside them fails to start (StartError)
+    executables: list[str] | None = None
+    bin_dirs: list[str] = Field(default_factory=lambda: ["/bin"])
 
 
 class Catalog(_Model):

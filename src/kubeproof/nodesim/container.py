@@ -12,7 +12,7 @@ import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from kubeproof.nodesim import probes, termination
+from kubeproof.nodesim import hooks, probes, termination
 from kubeproof.nodesim.catalog import Catalog, canonical
 from kubeproof.nodesim.config import ConfigError, World, resolve_env
 from kubeproof.nodesim.expansion import command_and_args
@@ -76,6 +76,14 @@ class Container(ImagePulling):
     stop: object = None  # termination.Stop while the kubelet stops it
     before_seen: dict | None = None  # the state shown until then (a restart's previous)
     failing_mode: str = "unready"
+    # the kubelet's reason cache (kubelet_pods.go:2620-2650): the last sync's error for
+    # this container, shown as its waiting state while it waits to be restarted
+    sync_error: tuple[str, str] | None = None
+    exit_message: str = ""  # the terminated state's message (runtime's, then the app's)
+    hook_until: float | None = None  # a postStart hook runs until then
+    hook_error: str | None = None  # … and then fails with this message
+    owner: object = None  # the Pod, as of the last advance (hooks run against it)
+    model: object = None  # the ImageModel it was created from
     api_checked_at: float = 0.0
     _failing_logged: str | None = None
 
@@ -105,6 +113,7 @@ class Container(ImagePulling):
     # -- the state machine ------------------------------------------------------------
 
     def advance(self, now: float, pod, world: World, catalog: Catalog) -> list[Event]:
+        self.owner = pod
         events: list[Event] = []
         for _ in range(8):  # several transitions may be due at once
             if now < self.next_at:
@@ -128,6 +137,7 @@ class Container(ImagePulling):
         self.files = ContainerFiles(lambda: pod.obj, self.spec, world, [pod.ip], now)
         _, _, model = catalog.resolve(self.image)
         assert model is not None
+        self.model = model
         # the repo digest the runtime reports: a floating tag and its release share it
         name = canonical(self.image).split("@", 1)[0]
         if "@" not in canonical(self.image):
@@ -141,7 +151,10 @@ class Container(ImagePulling):
         self.plan = plan(model, command_and_args(self.spec, self.env), self.env, self.files)
         self.started_at, self.finished_at = now, None
         self.exit_code = self.exit_reason = None
-        self.reason = self.message = ""
+        self.reason = self.message = self.exit_message = ""
+        self.sync_error = self.hook_error = self.hook_until = None
+        if self.plan.start_error:
+            return self._start_failed(now, self.plan.start_error)
         self.stage = "running"
         self.started = "startupProbe" not in self.spec
         self.ready = False
@@ -153,15 +166,42 @@ class Container(ImagePulling):
         # exited (and was never Running or Ready)
         self.seen_at = now + PLEG_RELIST  # not scaled: model run times are not either
         self.next_at = min(now + self.plan.runs_for, self.seen_at)
-        return [  # KRC:289, KRC:298
+        events = [  # KRC:289, KRC:298
             self._event("Normal", "Created", "Container created"),
             self._event("Normal", "Started", "Container started"),
+        ]
+        handler = (self.spec.get("lifecycle") or {}).get("postStart")
+        if handler:
+            # KRC:318-337: the sync waits for the hook; the status shows the container
+            # running only after it (the relist after the sync)
+            outcome = hooks.run(handler, self, pod, model, self.timing)
+            self.hook_until, self.hook_error = now + outcome.seconds, outcome.error
+            self.seen_at = max(self.seen_at, self.hook_until + PLEG_RELIST)
+            self.next_at = min(self.next_at, self.hook_until)
+        return events
+
+    def _start_failed(self, now: float, error: str) -> list[Event]:
+        """StartContainer failed (KRC:291-296): containerd leaves the container exited with
+        reason StartError, exit code 128, its error as message and no start time
+        (internal/cri/server/container_start.go); the kubelet records `Failed` and keeps
+        the error as RunContainerError (pkg/kubelet/container/sync_result.go:87)."""
+        self.started_at = None
+        self._exit(now, 128, "StartError")
+        self.exit_message = error
+        self.sync_error = ("RunContainerError", error)
+        return [
+            self._event("Normal", "Created", "Container created"),
+            self._event("Warning", "Failed", f"Error: {error}"),
         ]
 
     def _on_running(self, now, pod, world, catalog) -> list[Event]:
         assert self.plan and self.started_at is not None
         _, _, model = catalog.resolve(self.image)
         exit_at = self.started_at + self.plan.runs_for
+        if self.hook_until is not None and now >= self.hook_until and exit_at > self.hook_until:
+            self.hook_until, error = None, self.hook_error
+            if error:
+                return self._post_start_failed(now, pod, model, error)
         if now >= exit_at:
             self.logs += [(exit_at, line) for line in self.plan.exit_logs]
             return self._exit(exit_at, self.plan.exit_code, self.plan.reason)
@@ -171,6 +211,9 @@ class Container(ImagePulling):
                 self.logs.append((now, self.failing))
                 if self.failing_mode == "crash":
                     return self._exit(now, 1, "Error")
+        if self.hook_until is not None:  # probes wait for the status to show it running
+            self.next_at = min(exit_at, self.hook_until)
+            return []
         events = self._probe(now, pod, model)
         if self.stage != "running":
             return events
@@ -266,6 +309,17 @@ class Container(ImagePulling):
             )
         return f"{label} probe failed: {result.stdout}{result.stderr}"
 
+    def _post_start_failed(self, now, pod, model, error: str) -> list[Event]:
+        """KRC:321-336: `FailedPostStartHook` (no details: they may hold secrets), the
+        container killed with that message, and PostStartHookError kept for the status."""
+        grace = termination.grace_period(pod.obj, self.timing)
+        events = [self._event("Warning", "FailedPostStartHook", "PostStartHook failed")]
+        events += self.kill(
+            now, termination.stop(self.spec, model, grace, self.timing), "FailedPostStartHook"
+        )
+        self.sync_error = ("PostStartHookError", error)
+        return events
+
     def _after_startup(self, now, serving, model) -> None:
         """Liveness and readiness probes begin once the startup probe has passed (their
         initial delays still count from the container's start)."""
@@ -284,9 +338,26 @@ class Container(ImagePulling):
         self.stage, self.finished_at = "exited", at
         self.exit_code, self.exit_reason = code, reason
         self.ready = False
+        self.exit_message = self._termination_message(code)
         # the kubelet learns of the exit at the next relist and then syncs the pod
         self.next_at = at + PLEG_RELIST
         return []
+
+    def _termination_message(self, code: int) -> str:
+        """getTerminationMessage (KRC:549-604): the last 4 KiB the process wrote to its
+        terminationMessagePath, else — with FallbackToLogsOnError and a failure — the last
+        80 log lines, at most 2 KiB (pkg/kubelet/container/runtime.go:811-819)."""
+        path = self.spec.get("terminationMessagePath", "/dev/termination-log")
+        written = self.plan.written if self.plan and self.stop is None else {}
+        message = written.get(path, "")[-4096:]
+        fallback = self.spec.get("terminationMessagePolicy") == "FallbackToLogsOnError"
+        if not message and fallback and code != 0:
+            message = "".join(line + "\n" for _, line in self.logs[-80:])[-2048:]
+        return message
+
+    def _will_restart(self) -> bool:
+        pod = self.owner
+        return pod is not None and not (pod.terminal or pod.stopping) and self.restarts(pod)
 
     def restarts(self, pod) -> bool:
         from kubeproof.nodesim.podstatus import should_restart
@@ -306,10 +377,21 @@ class Container(ImagePulling):
         self.stage, self.stop = "stopping", stop
         self.next_at = now + stop.seconds
         text = message or f"Stopping container {self.name}"
-        return [self._event("Normal", "Killing", text)]
+        events = [self._event("Normal", "Killing", text)]
+        handler = (self.spec.get("lifecycle") or {}).get("preStop")
+        pod = self.owner
+        # KRC:781-806: the hook's failure is only an event
+        if (
+            handler
+            and pod is not None
+            and hooks.run(handler, self, pod, self.model, self.timing).error
+        ):
+            events.append(self._event("Warning", "FailedPreStopHook", "PreStopHook failed"))
+        return events
 
     def _on_stopping(self, now, pod, world, catalog) -> list[Event]:
         self._exit(self.next_at, self.stop.exit_code, self.stop.reason)
+        self.stop = None
         if pod.stopping:  # the pod is going: nothing restarts (a liveness kill does)
             self.next_at = FOREVER
         return []
@@ -370,15 +452,16 @@ class Container(ImagePulling):
     # -- status -----------------------------------------------------------------------
 
     def _terminated(self) -> dict:
-        return {
-            "terminated": {
-                "exitCode": self.exit_code,
-                "reason": self.exit_reason,
-                "startedAt": ts(self.started_at or 0),
-                "finishedAt": ts(self.finished_at or 0),
-                "containerID": f"containerd://{self.container_id}",
-            }
+        terminated = {
+            "exitCode": self.exit_code,
+            "reason": self.exit_reason,
+            "startedAt": ts(self.started_at or 0),
+            "finishedAt": ts(self.finished_at or 0),
+            "containerID": f"containerd://{self.container_id}",
         }
+        if self.exit_message:
+            terminated["message"] = self.exit_message
+        return {"terminated": terminated}
 
     def status(self, now: float, default_waiting: str = "ContainerCreating") -> dict:
         """convertToAPIContainerStatuses (kubelet_pods.go:2443): the state the kubelet last
@@ -389,6 +472,11 @@ class Container(ImagePulling):
             state = {"running": {"startedAt": ts(self.started_at or 0)}}
         elif self.stage in ("running", "stopping") and self.before_seen:
             state = self.before_seen
+        elif self.stage == "exited" and self.sync_error and self._will_restart():
+            # the reason cache's entry while it waits to start again (kubelet_pods.go:
+            # 2620-2650): RunContainerError, PostStartHookError
+            state = {"waiting": {"reason": self.sync_error[0], "message": self.sync_error[1]}}
+            last_state = self._terminated()
         elif self.stage == "exited":
             state = self._terminated()
         else:

@@ -1,6 +1,7 @@
 """Readiness, liveness and startup probes against what the behaviour model serves."""
 
 from kubeproof.nodesim.catalog import ImageModel
+from kubeproof.nodesim.timing import go_duration
 
 
 class ProbeError(Exception):
@@ -46,7 +47,13 @@ def check(
     if "grpc" in probe:
         port = probe["grpc"].get("port")
         if not serving or port not in served:
-            return f'timeout: failed to connect service "{pod_ip}:{port}" within 1s'
+            # pkg/probe/grpc/grpc.go:69-75: a blocking dial retries a refused connection until
+            # the probe's timeout, then fails with the context's error
+            timeout = go_duration(float(probe.get("timeoutSeconds", 1)))
+            return (
+                f'timeout: failed to connect service "{pod_ip}:{port}" within {timeout}: '
+                "context deadline exceeded"
+            )
         return None
     return None  # exec probes succeed: the model does not say otherwise
 
