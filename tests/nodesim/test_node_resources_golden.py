@@ -128,3 +128,105 @@ def test_qos_class_follows_get_pod_qos():
     assert admission.qos_class({"spec": {"containers": [{**SLEEP, "resources": full}]}}) == (
         "Guaranteed"
     )
+
+
+# in-place resize (rows 37, 55, 56) ------------------------------------------------------
+def running_pod(cpu: str = "500m", others: list[dict] | None = None):
+    """A Burstable pod driven until its container runs; returns (runtime, admit, now)."""
+    from kubeproof.fidelity.golden import START, StaticWorld
+    from kubeproof.nodesim import catalog as catalog_mod
+    from kubeproof.nodesim.pod import PodRuntime
+
+    res = {"requests": {"cpu": cpu, "memory": "128Mi"}, "limits": {"memory": "256Mi"}}
+    pod = pod_object({"containers": [{**SLEEP, "resources": res}]})
+    rt = PodRuntime(pod, "10.244.1.2", {"docker.io/library/busybox:1.36"})
+    world, catalog = StaticWorld(), catalog_mod.shipped()
+    now = START
+    while now < START + 3:
+        rt.advance(now, world, catalog)
+        now = min(rt.next_at(), START + 3)
+    node = golden_node()
+
+    def admit(p):
+        return admission.admit(p, node, others or [])
+
+    return rt, admit, now
+
+
+def resize_to(rt, cpu: str) -> None:
+    rt.obj["spec"]["containers"][0]["resources"]["requests"]["cpu"] = cpu
+    rt.obj["metadata"]["generation"] += 1  # the resize subresource bumps it (strategy.go:421)
+
+
+def test_running_containers_report_resources_and_allocated_resources():
+    # kubelet_pods.go:2406-2466,2669-2672 (InPlacePodVerticalScaling GA)
+    rt, _, now = running_pod()
+    status = rt.status(now, {})["containerStatuses"][0]
+    assert status["resources"] == {
+        "limits": {"memory": "256Mi"},
+        "requests": {"cpu": "500m", "memory": "128Mi"},
+    }
+    assert status["allocatedResources"] == {"cpu": "500m", "memory": "128Mi"}
+
+
+def test_a_resize_that_fits_starts_then_completes_at_the_next_relist():
+    # allocation_manager.go:572-586 (ResizeStarted, PodResizeInProgress at the generation);
+    # kubelet.go:2059-2067,2270-2274 (the relist after actuation: ResizeCompleted, cleared)
+    rt, admit, now = running_pod()
+    resize_to(rt, "1")
+    events = rt.sync_resize(now, admit)
+    summary = (
+        '{"containers":[{"name":"app","resources":{"limits":{"memory":"256Mi"},'
+        '"requests":{"cpu":"1","memory":"128Mi"}}}],"generation":2}'
+    )
+    assert [(e.type, e.reason, e.message) for e in events] == [
+        ("Normal", "ResizeStarted", f"Pod resize started: {summary}")
+    ]
+    status = rt.status(now, {})
+    progress = next(c for c in status["conditions"] if c["type"] == "PodResizeInProgress")
+    assert (progress["status"], progress["observedGeneration"]) == ("True", 2)
+    assert status["conditions"][0]["type"] == "PodResizeInProgress"
+    app = status["containerStatuses"][0]
+    assert app["allocatedResources"]["cpu"] == "1"
+    assert app["resources"]["requests"]["cpu"] == "500m"  # not actuated yet
+    assert rt.next_at() <= now + 1.0
+    later = now + 1.0
+    events = rt.sync_resize(later, admit)
+    assert [(e.reason, e.message) for e in events] == [
+        ("ResizeCompleted", f"Pod resize completed: {summary}")
+    ]
+    status = rt.status(later, status)
+    assert not [c for c in status["conditions"] if c["type"].startswith("PodResize")]
+    assert status["containerStatuses"][0]["resources"]["requests"]["cpu"] == "1"
+    assert status["observedGeneration"] == 2
+
+
+def test_a_resize_beyond_what_is_free_is_deferred_with_the_admission_message():
+    # allocation_manager.go:589-597, status_manager.go:318-320 (any reason but Infeasible is
+    # Deferred), events/resize.go:53-55 (Pod resize Deferred: {summary with error})
+    others = [pod_object({"containers": [asking(cpu="3")]}, name="big")]
+    rt, admit, now = running_pod(others=others)
+    resize_to(rt, "2")
+    events = rt.sync_resize(now, admit)
+    text = "Node didn't have enough resource: cpu, requested: 2000, used: 3000, capacity: 4000"
+    assert len(events) == 1 and (events[0].type, events[0].reason) == (
+        "Warning",
+        "ResizeDeferred",
+    )
+    assert events[0].message == (
+        'Pod resize Deferred: {"containers":[{"name":"app","resources":{"limits":'
+        '{"memory":"256Mi"},"requests":{"cpu":"2","memory":"128Mi"}}}],"generation":2,'
+        f'"error":"{text}"}}'
+    )
+    status = rt.status(now, {})
+    pending = next(c for c in status["conditions"] if c["type"] == "PodResizePending")
+    assert (pending["reason"], pending["message"], pending["observedGeneration"]) == (
+        "Deferred",
+        text,
+        2,
+    )
+    assert rt.sync_resize(now + 5, admit) == []  # same reason and generation: no new event
+    assert status["containerStatuses"][0]["allocatedResources"]["cpu"] == "500m"
+    resize_to(rt, "500m")  # reverted: the pending condition is cleared (AM:565-568)
+    assert rt.sync_resize(now + 6, admit) == []
+    assert not [c for c in rt.status(now + 6, status)["conditions"] if "Resize" in c["type"]]

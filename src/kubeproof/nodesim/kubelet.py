@@ -15,8 +15,6 @@ from lightkube.types import PatchType, on_error_retry
 
 from kubeproof.netsim import Network
 from kubeproof.netsim.connect import declared_or_unknown
-from kubeproof.netsim.dns import resolve
-from kubeproof.netsim.objects import DNS_SERVICE_IP
 from kubeproof.netsim.objects import Pod as NetPod
 from kubeproof.nodesim import access, admission, dependencies, metrics, shell, timing
 from kubeproof.nodesim import catalog as catalog_mod
@@ -146,6 +144,8 @@ class Kubelet:
             task.runtime.obj = pod
             if "deletionTimestamp" in pod["metadata"] and not was_deleting:
                 task.wake.set()
+            elif task.runtime.resize.desired_differs(pod["spec"]):
+                task.wake.set()  # HandlePodUpdates: a resize (kubelet.go:2927-2939)
 
     def _start(self, pod: dict, node: str) -> None:
         index = self.specs[node].index
@@ -162,10 +162,18 @@ class Kubelet:
         terminal is admitted against the node's active pods, or rejected."""
         if (pod.get("status") or {}).get("phase") in ("Failed", "Succeeded"):
             return
+        if rejection := self._judge(pod, node):
+            task.runtime.reject(rejection)
+
+    def _judge(self, pod: dict, node: str) -> admission.Rejection | None:
+        """canAdmitPod (allocation_manager.go:611-625) against the node's other active
+        pods (GetActivePods: admitted, not finished) at their allocated resources."""
+        uid = pod["metadata"]["uid"]
         active = [
-            t.runtime.obj
-            for t in self.pods.values()
+            {"spec": t.runtime.resize.allocated_spec(t.runtime.obj["spec"])}
+            for u, t in self.pods.items()
             if t.node == node
+            and u != uid
             and not t.runtime.rejected
             and not (t.runtime.terminal and t.runtime.stopped())
         ]
@@ -175,9 +183,7 @@ class Kubelet:
             "status": {"allocatable": node_mod.nodestatus.allocatable(spec.capacity)},
         }
         pressure = self.health[node].reporter.pressure(time.time(), ())
-        rejection = admission.admit(pod, node_obj, active, pressure)
-        if rejection:
-            task.runtime.reject(rejection)
+        return admission.admit(pod, node_obj, active, pressure)
 
     def _forget(self, uid: str) -> None:
         task = self.pods.pop(uid, None)
@@ -200,6 +206,8 @@ class Kubelet:
                     return
                 await self._check_api_access(rt)
                 now = time.time()
+                for event in rt.sync_resize(now, lambda pod: self._judge(pod, task.node)):
+                    await recorder.record(rt.obj, event)
                 for event in rt.advance(now, self.world, self.catalog):
                     await recorder.record(rt.obj, event)
                 await self._sync_status(task, now)
@@ -258,13 +266,7 @@ class Kubelet:
             verdict = net.connect(me, where)
             return None if verdict.allowed else verdict.code
 
-        def lookup(name: str) -> list[str] | None:
-            if not net.connect(me, f"{DNS_SERVICE_IP}:53/UDP").allowed:
-                return None
-            answer = resolve(net.objects, name, me.namespace)
-            return None if answer.kind in ("nxdomain", "external") else answer.ips
-
-        return shell.Net(connect, lookup)
+        return shell.Net(connect, lambda name: net.lookup(me, name))
 
     def _listens(self, pod: NetPod, port: int, protocol: str) -> bool:
         """A destination listens when its model serves the port and it has started."""

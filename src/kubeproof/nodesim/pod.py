@@ -7,6 +7,7 @@ from kubeproof.nodesim.catalog import Catalog
 from kubeproof.nodesim.config import World, volume_error
 from kubeproof.nodesim.container import Container, Event, ts
 from kubeproof.nodesim.process import FOREVER
+from kubeproof.nodesim.resize import Resize
 from kubeproof.nodesim.timing import REAL, Timing
 
 MOUNT_RETRY_SECONDS = 2.0
@@ -47,6 +48,7 @@ class PodRuntime:
         self.deadline_exceeded = False
         self.rejected: Rejection | None = None  # refused at admission: never runs
         self._unrecorded: list[Event] = []
+        self.resize = Resize(spec)  # the allocation and any in-place resize (resize.py)
 
     # identity --------------------------------------------------------------------------
     @property
@@ -104,6 +106,13 @@ class PodRuntime:
         for c in reversed([i for i in self.init if i.sidecar]):
             events += c.kill(now, self._stop(c, catalog))
         return events
+
+    def sync_resize(self, now: float, admit) -> list[Event]:
+        """A running pod's in-place resize (resize.py); `admit` judges the desired spec
+        against the node's other pods, as the allocation manager's canAdmitPod does."""
+        if self.rejected or self.terminal or self.stopping:
+            return []
+        return self.resize.sync(now, self.obj, admit)
 
     def stopped(self) -> bool:
         return all(c.stage not in ("running", "stopping") for c in self.containers())
@@ -182,7 +191,8 @@ class PodRuntime:
             at = self.created + self.timing(float(deadline))
         if self.stopping:
             return min([c.next_at for c in self.containers()] + [at])
-        return min(self._next_container_at(), at)
+        resized = self.resize.next_at()
+        return min(self._next_container_at(), at, FOREVER if resized is None else resized)
 
     def _next_container_at(self) -> float:
         times = []
@@ -242,7 +252,16 @@ class PodRuntime:
         ready = podstatus.containers_ready(spec, init, app, phase)
         put(podstatus.pod_ready(spec, ready, conditions))
         put(ready)
+        for kind in ("PodResizePending", "PodResizeInProgress"):
+            conditions.pop(kind, None)  # kubelet-owned: only what the kubelet holds now
+        for c in self.resize.conditions() if not self.terminal else []:
+            conditions[c["type"]] = c  # kubelet_pods.go:1964-1975, before the others
+        for c in [*init.values(), *app.values()]:
+            if "containerID" in c:
+                c.update(self.resize.container_fields(c["name"], "running" in c["state"]))
         order = [
+            "PodResizePending",
+            "PodResizeInProgress",
             "PodReadyToStartContainers",
             "Initialized",
             "Ready",
