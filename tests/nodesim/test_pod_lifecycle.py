@@ -654,3 +654,51 @@ spec:
             what=f"{pod} ready after its startup probe",
         )
         assert container_state(sim, pod, ns)["started"] is True
+
+
+def test_a_missing_program_is_a_start_error_and_a_failing_poststart_hook_is_killed(sim, ns):
+    # kuberuntime_container.go:289-296 (StartError, RunContainerError), :318-337 (postStart);
+    # events named <pod>.<hex UnixNano> and counted (client-go tools/record)
+    sim.kubectl("run", "nobin", "--image=busybox:1.36", "-n", ns, "--command", "--", "nope")
+    state = wait_for(
+        lambda: (
+            (s := container_state(sim, "nobin", ns)).get("lastState", {}).get("terminated") and s
+        ),
+        what="a StartError",
+    )
+    terminated = state["lastState"]["terminated"]
+    assert (terminated["reason"], terminated["exitCode"]) == ("StartError", 128)
+    assert 'exec: "nope": executable file not found in $PATH' in terminated["message"]
+    assert state["state"]["waiting"]["reason"] in ("RunContainerError", "CrashLoopBackOff")
+    failed = wait_for(
+        lambda: [e for e in events(sim, "nobin", ns) if e["reason"] == "Failed"
+                 and e.get("count", 1) >= 2],
+        what="the Failed event counted twice",
+        timeout=40,
+    )  # fmt: skip
+    name, _, suffix = failed[0]["metadata"]["name"].rpartition(".")
+    assert name == "nobin" and int(suffix, 16) > 1_600_000_000 * 10**9
+    apply(
+        sim,
+        """
+apiVersion: v1
+kind: Pod
+metadata: {name: hooked}
+spec:
+  terminationGracePeriodSeconds: 2
+  containers:
+    - name: web
+      image: nginx:1.27
+      lifecycle: {postStart: {exec: {command: [sh, -c, "exit 3"]}}}
+""",
+        ns,
+    )
+    reasons = wait_for(
+        lambda: (
+            {e["reason"]: e["message"] for e in events(sim, "hooked", ns)}.items()
+            >= {("FailedPostStartHook", "PostStartHook failed"), ("Killing", "FailedPostStartHook")}
+            and True
+        ),
+        what="the postStart failure's events",
+    )
+    assert reasons

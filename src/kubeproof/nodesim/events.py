@@ -1,31 +1,33 @@
-"""Recording Events as a kubelet does: source kubelet/<node>, repeats folded into one
-Event whose count grows."""
+"""Recording Events as a kubelet does: source kubelet/<node>, each Event through client-go's
+correlator (correlator.py: counting repeats, aggregating similar ones, the spam filter)."""
 
+import contextlib
 import datetime as dt
-import hashlib
 import time
 
 from lightkube import ApiError, AsyncClient
 from lightkube.codecs import from_dict
 from lightkube.resources.core_v1 import Event as EventResource
 
-from kubeproof.nodesim.container import Event
+from kubeproof.nodesim.correlator import Correlator, Outgoing
+from kubeproof.nodesim.kubeevent import Event
 
 
-def _now() -> str:
-    return dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+def _stamp(t: float) -> str:
+    return dt.datetime.fromtimestamp(t, dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 class Recorder:
     def __init__(self, client: AsyncClient, node: str):
         self.client = client
         self.node = node
-        self._seen: dict[str, tuple[str, int]] = {}  # key -> (event name, count)
+        self.correlator = Correlator()
+
+    def _object_key(self, kind: str, namespace: str, name: str, uid: str) -> str:
+        return "\x00".join(["kubelet", self.node, kind, namespace, name, uid, "v1"])
 
     async def record(self, pod: dict, event: Event) -> None:
         meta = pod["metadata"]
-        key = "|".join([meta["uid"], event.reason, event.message, event.field_path or ""])
-        suffix = hashlib.sha1(key.encode()).hexdigest()[:8]
         involved = {
             "kind": "Pod",
             "namespace": meta["namespace"],
@@ -36,53 +38,55 @@ class Recorder:
         }
         if event.field_path:
             involved["fieldPath"] = event.field_path
-        name = f"{meta['name']}.{suffix}{len(self._seen):x}"
-        await self._emit(key, meta["namespace"], name, involved, event)
+        key = self._object_key("Pod", meta["namespace"], meta["name"], meta["uid"])
+        await self._emit(key, meta["namespace"], involved, event)
 
     async def record_node(self, event: Event) -> None:
         """An Event on the kubelet's own Node. The kubelet's nodeRef has no namespace and no
         uid (pkg/kubelet/kubelet.go:555-560), so the Event lives in `default`
-        (k8s.io/client-go/tools/record/event.go:489-492) and is named
-        `<node>.<hex UnixNano>` (event.go:495 GenerateEventName)."""
-        key = "|".join(["node", event.reason, event.message])
+        (k8s.io/client-go/tools/record/event.go:489-492)."""
         involved = {"kind": "Node", "name": self.node, "apiVersion": "v1"}
-        name = f"{self.node}.{time.time_ns():x}"
-        await self._emit(key, "default", name, involved, event)
+        await self._emit(self._object_key("Node", "", self.node, ""), "default", involved, event)
 
-    async def _emit(
-        self, key: str, namespace: str, name: str, involved: dict, event: Event
-    ) -> None:
-        now = _now()
-        if key in self._seen:
-            seen, count = self._seen[key]
-            self._seen[key] = (seen, count + 1)
-            patch = {"count": count + 1, "lastTimestamp": now}
+    async def _emit(self, key: str, namespace: str, involved: dict, event: Event) -> None:
+        now = time.time()
+        out = self.correlator.correlate(
+            key, involved["name"], event.field_path or "", event.type, event.reason,
+            event.message, now,
+        )  # fmt: skip
+        if out is None:
+            return  # the spam filter's: a kubelet drops it too
+        if not out.create:
+            patch = {"count": out.count, "lastTimestamp": _stamp(now), "message": out.message}
             try:
-                await self.client.patch(EventResource, seen, patch, namespace=namespace)
+                await self.client.patch(EventResource, out.name, patch, namespace=namespace)
                 return
             except ApiError:
-                pass  # expired or deleted: create a new one
+                pass  # expired or deleted: create it again
+        await self._create(namespace, involved, event, out, now)
+
+    async def _create(
+        self, namespace: str, involved: dict, event: Event, out: Outgoing, now: float
+    ) -> None:
         body = {
             "apiVersion": "v1",
             "kind": "Event",
-            "metadata": {"name": name, "namespace": namespace},
+            "metadata": {"name": out.name, "namespace": namespace},
             "involvedObject": involved,
             "reason": event.reason,
-            "message": event.message,
+            "message": out.message,
             "type": event.type,
             "source": {"component": "kubelet", "host": self.node},
-            "firstTimestamp": now,
-            "lastTimestamp": now,
-            "count": 1,
-            "reportingComponent": "kubelet",
-            "reportingInstance": self.node,
+            "firstTimestamp": _stamp(out.first_at),
+            "lastTimestamp": _stamp(now),
+            "count": out.count,
         }
-        try:
+        if not out.message.startswith("(combined from similar events): "):
+            # an aggregate is a fresh object without the reporting fields (EC:280-292)
+            body |= {"reportingComponent": "kubelet", "reportingInstance": self.node}
+        # the namespace may be terminating: a lost event is what a kubelet accepts too
+        with contextlib.suppress(ApiError):
             await self.client.create(from_dict(body))
-            self._seen[key] = (name, 1)
-        except ApiError:
-            pass  # the namespace is terminating; a lost event is what a kubelet accepts too
 
     def forget(self, uid: str) -> None:
-        for key in [k for k in self._seen if k.startswith(uid + "|")]:
-            del self._seen[key]
+        pass  # the correlator's caches are LRUs, as client-go's are
