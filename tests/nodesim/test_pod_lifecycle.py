@@ -702,3 +702,28 @@ spec:
         what="the postStart failure's events",
     )
     assert reasons
+
+
+def test_a_host_network_pod_has_the_nodes_ip_and_hosts_file(sim, ns):
+    # kubelet_pods.go:2024-2031 (podIPs = hostIPs), :476-512 (the host-network hosts file)
+    apply(
+        sim,
+        """
+apiVersion: v1
+kind: Pod
+metadata: {name: hostnet}
+spec:
+  hostNetwork: true
+  containers: [{name: app, image: "busybox:1.36", command: [sleep, "3600"]}]
+""",
+        ns,
+    )
+    status = wait_for(
+        lambda: (s := get(sim, "pod", "hostnet", ns)["status"]).get("podIP") and s,
+        what="the pod's IP",
+    )
+    assert status["podIP"] == status["hostIP"]
+    assert status["podIPs"] == [{"ip": status["hostIP"]}]
+    wait_for(lambda: "running" in container_state(sim, "hostnet", ns)["state"], what="running")
+    hosts = sim.kubectl("exec", "hostnet", "-n", ns, "--", "cat", "/etc/hosts").stdout
+    assert hosts.startswith("# Kubernetes-managed hosts file (host network).\n")

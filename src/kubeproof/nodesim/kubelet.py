@@ -149,9 +149,13 @@ class Kubelet:
 
     def _start(self, pod: dict, node: str) -> None:
         index = self.specs[node].index
-        ip = f"10.244.{index}.{self._next_ip[node]}"
-        self._next_ip[node] = self._next_ip[node] + 1 if self._next_ip[node] < 254 else 2
+        if pod["spec"].get("hostNetwork"):
+            ip = self.address  # podIPs are the node's hostIPs (kubelet_pods.go:2024-2031)
+        else:
+            ip = f"10.244.{index}.{self._next_ip[node]}"
+            self._next_ip[node] = self._next_ip[node] + 1 if self._next_ip[node] < 254 else 2
         runtime = PodRuntime(pod, ip, self.images[node], self.timing)
+        runtime.host_ip = self.address
         task = PodTask(runtime, node)
         self._admit(task, pod, node)
         task.task = asyncio.create_task(self._drive(task))

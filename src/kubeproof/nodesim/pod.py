@@ -24,6 +24,7 @@ class PodRuntime:
         self.obj = obj
         self.timing = timing
         self.ip = ip
+        self.host_ip: str | None = None  # the node's InternalIP, once the kubelet knows it
         self.node_images = node_images
         self.created = None  # first time the kubelet saw it
         self.mounted = False
@@ -275,8 +276,9 @@ class PodRuntime:
                 conditions.values(),
                 key=lambda c: order.index(c["type"]) if c["type"] in order else 9,
             ),
-            "hostIP": current.get("hostIP"),
-            "hostIPs": current.get("hostIPs"),
+            # generateAPIPodStatus (kubelet_pods.go:2005-2022): the node's IPs
+            "hostIP": self.host_ip or current.get("hostIP"),
+            "hostIPs": [{"ip": self.host_ip}] if self.host_ip else current.get("hostIPs"),
             "startTime": current.get("startTime") or ts(self.created or now),
             "containerStatuses": list(app.values()),
             "qosClass": current.get("qosClass"),
