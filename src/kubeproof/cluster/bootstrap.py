@@ -8,6 +8,8 @@ from lightkube import ApiError, Client
 from lightkube.resources.core_v1 import ConfigMap, Namespace, Node, ServiceAccount
 from lightkube.resources.rbac_authorization_v1 import ClusterRole, ClusterRoleBinding
 
+from kubeproof.cluster.addons import dns_unready
+
 SYSTEM_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
 
 
@@ -15,6 +17,9 @@ def missing_bootstrap(client: Client, ca: Path, nodes: tuple[str, ...] = ()) -> 
     """What is still missing; empty when the cluster is ready for use."""
     ca_pem = ca.read_text()
     missing = _unready_nodes(client, nodes)
+    if nodes and not missing:
+        # trials must not start with cluster DNS down (addons.py)
+        missing += dns_unready(client, len(nodes))
     try:
         client.get(ClusterRole, "cluster-admin")
         client.get(ClusterRoleBinding, "system:kube-controller-manager")

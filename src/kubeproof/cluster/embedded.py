@@ -21,7 +21,7 @@ from typing import Self
 import yaml
 from lightkube.codecs import from_dict
 
-from kubeproof.cluster import snapshot
+from kubeproof.cluster import addons, snapshot
 from kubeproof.cluster.addresses import release, reserve, wait_ports_released
 from kubeproof.cluster.audit import write_policy
 from kubeproof.cluster.base import Cluster
@@ -182,6 +182,9 @@ class EmbeddedCluster(Cluster):
                 if self.record.start_mode == "warm":
                     snapshot.restore(layout.etcd_data)
             self._launch(binaries)
+            if self.record.start_mode == "cold":
+                with self._phase("addons"):
+                    self._install_addons()
             if self.record.start_mode == "cold" and not snapshot.usable():
                 # before any node registers: the snapshot must hold no node of this cluster
                 self._progress("saving the golden snapshot for warm starts")
@@ -248,6 +251,16 @@ class EmbeddedCluster(Cluster):
             self._wait_healthy(controllers, "controller manager and scheduler")
         with self._phase("bootstrap"):
             self._wait_bootstrap()
+
+    def _install_addons(self) -> None:
+        """CoreDNS as kubeadm installs it (addons.py); its pods are awaited so the
+        snapshot holds them, not whatever the ReplicaSet controller had made by then."""
+        deadline = time.monotonic() + self.timeout
+        with self.client(timeout=5) as client:
+            addons.install(client)
+            while not addons.pods_created(client):
+                self._deadline_check(deadline, "the CoreDNS pods")
+                time.sleep(0.05)
 
     def _start_nodes(self, binaries: Binaries) -> None:
         assert self.record

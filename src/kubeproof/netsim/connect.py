@@ -60,9 +60,10 @@ class Network:
         steps: list[str] = []
         answer = dns.resolve(self.objects, host, src.namespace)
         if answer.kind != "ip":
-            dns_check = self._dns_allowed(src)
+            dns_check = self.dns(src)
             if not dns_check.allowed:
-                steps.append(f"DNS: egress to kube-dns on 53/UDP denied: {dns_check.reason}")
+                steps += [f"DNS: kube-dns on 53/UDP unreachable: {dns_check.reason}"]
+                steps += dns_check.steps
                 return Verdict(
                     False,
                     "dns-blocked",
@@ -98,11 +99,30 @@ class Network:
             )
         return self._to_pods(src, [(p, port) for p in answer.pods], protocol, steps)
 
-    def _dns_allowed(self, src: Pod) -> policy.Decision:
-        dns_pod = self.objects.pods.get("kube-system/coredns")
-        if dns_pod is None:
-            return policy.Decision(True, "no DNS pods to check")
-        return policy.evaluate(self.objects, "Egress", src, dns_pod, dns_pod.ip, 53, "UDP", dns_pod)
+    def dns(self, src: Pod) -> Verdict:
+        """Whether `src` reaches the cluster DNS: 53/UDP of the kube-dns Service, routed like
+        any Service (ready CoreDNS endpoints, the source's egress and the DNS pods' ingress
+        policy, a pod that serves the port). Every name a pod resolves goes through it: a
+        pod's resolv.conf names only that address (GetPodDNS, pkg/kubelet/network/dns/
+        dns.go:386-441), so with no CoreDNS pod ready, or port 53 denied, lookups time out."""
+        svc = self.objects.services.get("kube-system/kube-dns")
+        if svc is None:
+            return Verdict(False, "no-endpoints", "no kube-dns Service", [])
+        if src.namespace == "kube-system" and src.labels.get("k8s-app") == "kube-dns":
+            return Verdict(True, "ok", "CoreDNS answers itself")
+        return self._via_service(src, svc, 53, "UDP", [])
+
+    def lookup(self, src: Pod, name: str) -> tuple[str, list[str]]:
+        """What a resolver in `src` gets for `name`: ("timeout", []) when the cluster DNS is
+        unreachable, ("nxdomain", []), or ("ok", addresses)."""
+        answer = dns.resolve(self.objects, name, src.namespace)
+        if answer.kind == "ip":
+            return "ok", answer.ips
+        if not self.dns(src).allowed:
+            return "timeout", []
+        if answer.kind in ("nxdomain", "external") or not answer.ips:
+            return "nxdomain", []
+        return "ok", answer.ips
 
     def _via_service(
         self, src: Pod, svc: dict, port: int, protocol: str, steps: list[str]

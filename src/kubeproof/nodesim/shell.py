@@ -29,7 +29,8 @@ class Net:
     """What exec's network tools ask of netsim, as seen from the pod."""
 
     connect: Callable[[str], str | None]  # host:port -> None, or a netsim verdict code
-    lookup: Callable[[str], list[str] | None]  # name -> addresses, None for NXDOMAIN
+    # name -> ("ok", addresses), ("nxdomain", []) or ("timeout", []): no DNS server answers
+    lookup: Callable[[str], tuple[str, list[str]]]
 
 
 def environment(
@@ -154,9 +155,12 @@ def _network(name: str, args: list[str], net: Net) -> Result:
         if not operands:
             return Result(stderr=f"usage: {name} NAME\n", code=1)
         host = operands[0]
-        answer = net.lookup(host)
+        code, answer = net.lookup(host)
+        if code == "timeout":
+            # busybox nslookup.c: every query timed out, no reply to print a Server: from
+            return Result(";; connection timed out; no servers could be reached\n\n", code=1)
         head = "Server:\t\t10.96.0.10\nAddress:\t10.96.0.10:53\n\n"
-        if answer is None:
+        if code != "ok":
             return Result(head + f"** server can't find {host}: NXDOMAIN\n", code=1)
         return Result(head + "".join(f"Name:\t{host}\nAddress: {ip}\n" for ip in answer))
     if name in ("nc", "telnet"):

@@ -1,0 +1,23 @@
+"""Config files a behaviour model parses at start (`requires: [{file: …, format: …}]`): a
+file that is there but does not parse stops the process with the parser's own message, and
+start-up lines may quote the file (`{sha512:/path}`: the hex SHA-512 of its bytes)."""
+
+import re
+
+from kubeproof.netsim import corefile
+
+# format name -> check(text, path): None when it parses, else the line the program exits with
+FORMATS = {"corefile": corefile.check}
+_SHA512 = re.compile(r"\{sha512:([^}]+)\}")
+
+
+def error(need, files: dict[str, str]) -> str | None:
+    """The parse error of the required file, None when it parses (or is not there: a
+    missing file is the requirement's own message)."""
+    if not need.format or not need.file or need.file not in files:
+        return None
+    return FORMATS[need.format](files[need.file], need.file)
+
+
+def render(lines: list[str], files: dict[str, str]) -> list[str]:
+    return [_SHA512.sub(lambda m: corefile.sha512(files.get(m[1], "")), line) for line in lines]
