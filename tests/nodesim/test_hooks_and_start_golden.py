@@ -159,3 +159,21 @@ def test_a_failing_prestop_hook_is_only_an_event():
     lines = trace.event_lines()
     assert "5 Normal Killing: Stopping container web" in lines
     assert "5 Warning FailedPreStopHook: PreStopHook failed" in lines
+
+
+def test_a_failed_mount_is_retried_with_the_operations_exponential_backoff():
+    # exponential_backoff.go:31,37: 0.5 s doubling to 2 m 2 s; each failed SetUp is an event.
+    # A wait that times out (2 m 3 s, volume_manager.go:75) records nothing: kubelet.go
+    # 2201-2205 skips the event when wait.Interrupted(err)
+    spec = {
+        "containers": [{
+            "name": "app", "image": "busybox:1.36", "command": ["sleep", "3600"],
+            "volumeMounts": [{"name": "cfg", "mountPath": "/etc/cfg"}],
+        }],
+        "volumes": [{"name": "cfg", "configMap": {"name": "absent"}}],
+    }  # fmt: skip
+    trace = simulate(pod_object(spec), 400, images=ON_NODE)
+    times = [t for t, _, reason, _ in trace.events if reason == "FailedMount"]
+    assert times[:9] == [0, 0.5, 1.5, 3.5, 7.5, 15.5, 31.5, 63.5, 127.5]
+    assert times[9:11] == [249.5, 371.5]  # capped at 122 s
+    assert not any("Unable to attach or mount" in m for *_, m in trace.events)

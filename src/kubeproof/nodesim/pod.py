@@ -8,9 +8,7 @@ from kubeproof.nodesim.config import World, volume_error
 from kubeproof.nodesim.container import Container, Event, ts
 from kubeproof.nodesim.process import FOREVER
 from kubeproof.nodesim.resize import Resize
-from kubeproof.nodesim.timing import REAL, Timing
-
-MOUNT_RETRY_SECONDS = 2.0
+from kubeproof.nodesim.timing import MOUNT_BACKOFF_INITIAL, MOUNT_BACKOFF_MAX, REAL, Timing
 
 
 class PodRuntime:
@@ -29,6 +27,7 @@ class PodRuntime:
         self.created = None  # first time the kubelet saw it
         self.mounted = False
         self.mount_retry_at = 0.0
+        self.mount_delay = 0.0  # the mount operation's current back-off
         spec = obj["spec"]
         self.init = [
             Container(
@@ -147,7 +146,13 @@ class PodRuntime:
                 return []
             problem = volume_error(self.obj, world)
             if problem:
-                self.mount_retry_at = now + MOUNT_RETRY_SECONDS
+                # each failed SetUp is an event; the next waits out the operation's
+                # exponential back-off (0.5 s doubling to 2 m 2 s)
+                self.mount_delay = min(
+                    self.mount_delay * 2 or self.timing(MOUNT_BACKOFF_INITIAL),
+                    self.timing(MOUNT_BACKOFF_MAX),
+                )
+                self.mount_retry_at = now + self.mount_delay
                 return [Event("Warning", "FailedMount", problem[1])]
             self.mounted = True
         events: list[Event] = []

@@ -28,6 +28,10 @@ SYNC_ERROR_REQUEUE = 10.0
 # pkg/kubelet/kubelet.go genericPlegRelistPeriod: container starts and exits are seen at
 # the next relist, so a container living well under a second is first seen exited
 PLEG_RELIST = 1.0
+# a failed volume mount is retried after 0.5 s, doubling to 2 m 2 s (pkg/util/goroutinemap/
+# exponentialbackoff/exponential_backoff.go:31,37); the reconciler polls every 100 ms
+MOUNT_BACKOFF_INITIAL = 0.5
+MOUNT_BACKOFF_MAX = 122.0
 # k8s.io/api/core/v1/types.go:3768 (DefaultTerminationGracePeriodSeconds) and
 # pkg/kubelet/kuberuntime/kuberuntime_manager.go:84 (minimumGracePeriodInSeconds)
 DEFAULT_GRACE = 30.0
