@@ -177,3 +177,18 @@ def test_a_failed_mount_is_retried_with_the_operations_exponential_backoff():
     assert times[:9] == [0, 0.5, 1.5, 3.5, 7.5, 15.5, 31.5, 63.5, 127.5]
     assert times[9:11] == [249.5, 371.5]  # capped at 122 s
     assert not any("Unable to attach or mount" in m for *_, m in trace.events)
+
+
+def test_too_many_nameservers_warn_dnsconfigforming_when_the_sandbox_is_made():
+    # dns.go:102-114 (3 nameservers at most) and :143 (the event), twice in the first SyncPod;
+    # the API allows 3 in dnsConfig, and ClusterFirst puts the cluster DNS before them
+    spec = {
+        "dnsConfig": {"nameservers": ["1.1.1.1", "8.8.8.8", "9.9.9.9"]},
+        "containers": [{"name": "app", "image": "busybox:1.36", "command": ["sleep", "3600"]}],
+    }
+    trace = simulate(pod_object(spec), 5, images=ON_NODE)
+    warning = (
+        "0 Warning DNSConfigForming: Nameserver limits were exceeded, some nameservers have "
+        "been omitted, the applied nameserver line is: 10.96.0.10 1.1.1.1 8.8.8.8"
+    )
+    assert trace.event_lines()[:2] == [warning, warning]

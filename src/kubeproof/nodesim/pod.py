@@ -1,7 +1,7 @@
 """A pod on a simulated node: volumes, init containers, sidecars and app containers in the
 kubelet's order, and the pod status (phase, conditions, container statuses) they imply."""
 
-from kubeproof.nodesim import podstatus, termination
+from kubeproof.nodesim import etcfiles, podstatus, termination
 from kubeproof.nodesim.admission import Rejection
 from kubeproof.nodesim.catalog import Catalog
 from kubeproof.nodesim.config import World, volume_error
@@ -155,7 +155,14 @@ class PodRuntime:
                 self.mount_retry_at = now + self.mount_delay
                 return [Event("Warning", "FailedMount", problem[1])]
             self.mounted = True
-        events: list[Event] = []
+            # the sandbox is made: its DNS config is formed twice in that first SyncPod
+            # (createPodSandbox, then the config for the containers to start,
+            # kuberuntime_manager.go:1599,1668), each time warning of cut limits (dns.go:
+            # 143,153); the events fold into one with count 2
+            dns_warnings = etcfiles.pod_dns(self.obj).warnings
+            events = [Event("Warning", "DNSConfigForming", w) for w in dns_warnings * 2]
+        else:
+            events = []
         if self.terminal:
             return events
         for container in self.init:
