@@ -16,7 +16,7 @@ from lightkube.types import PatchType, on_error_retry
 from kubeproof.netsim import Network
 from kubeproof.netsim.connect import declared_or_unknown
 from kubeproof.netsim.objects import Pod as NetPod
-from kubeproof.nodesim import access, admission, dependencies, metrics, shell, timing
+from kubeproof.nodesim import access, admission, dependencies, eviction, metrics, shell, timing
 from kubeproof.nodesim import catalog as catalog_mod
 from kubeproof.nodesim import nodes as node_mod
 from kubeproof.nodesim.container import API_CHECK_SECONDS
@@ -91,7 +91,10 @@ class Kubelet:
             )
         await metrics.register(self.admin, self.address, node_mod.KUBELET_PORT)
         self.registered = True
-        await asyncio.gather(world, self._leases(), self._watch_pods(), self._watch_nodes())
+        evictions = [self._eviction_manager(name) for name in self.specs]
+        await asyncio.gather(
+            world, self._leases(), self._watch_pods(), self._watch_nodes(), *evictions
+        )
 
     async def _leases(self) -> None:
         """Each node's Lease renewal and status round, every 10 s, and its kubelet events;
@@ -114,6 +117,58 @@ class Kubelet:
                         await node_mod.post_status(client, name, posted)
                 except ApiError as exc:
                     log.warning("lease or status of %s: %s", name, exc.status.message)
+
+    async def _eviction_manager(self, node: str) -> None:
+        """The node's eviction manager loop (pkg/kubelet/eviction/eviction_manager.go:209-221):
+        synchronize every monitoring period; after an eviction, again as soon as the pod is
+        cleaned up (or 30 s have passed)."""
+        while True:
+            evicted = None
+            if not self.health[node].health.stopped:
+                try:
+                    evicted = await self._synchronize(node)
+                except ApiError as exc:
+                    log.warning("eviction on %s: %s", node, exc.status.message)
+            if evicted is None:
+                await asyncio.sleep(self.timing(timing.EVICTION_MONITORING_PERIOD))
+                continue
+            waited = 0.0  # waitForPodsCleanup (:447-470)
+            while not evicted.runtime.stopped() and waited < timing.POD_CLEANUP_TIMEOUT:
+                await asyncio.sleep(self.timing(timing.POD_CLEANUP_POLL))
+                waited += timing.POD_CLEANUP_POLL
+
+    async def _synchronize(self, node: str) -> PodTask | None:
+        """One synchronize (eviction.py) over the node's pods at their modelled working
+        sets: the pressure it observes feeds the node's conditions (and admission), its
+        event goes on the Node, and the pod it picks is evicted."""
+        now = time.time()
+        tasks = [t for t in self.pods.values() if t.node == node]
+        usage = {
+            uid: eviction.PodUsage(
+                t.runtime.obj,
+                tuple((c, int(m)) for c, _, m in metrics.pod_usage(t.runtime, self.catalog) or []),
+            )
+            for uid, t in self.pods.items()
+            if t.node == node
+        }
+        working_set = int(metrics.SYSTEM_MEMORY) + sum(u.memory for u in usage.values())
+        active = [  # getAllocatedPods: admitted and not finished
+            usage[t.runtime.uid] for t in tasks if not (t.runtime.rejected or t.runtime.terminal)
+        ]
+        decision = eviction.synchronize(self.specs[node].capacity, working_set, active)
+        if decision.pressure:
+            self.health[node].reporter.pressure(now, decision.pressure)
+        for event in decision.events:
+            await self.recorders[node].record_node(event)
+        if decision.victim is None:
+            return None
+        task = self.pods[decision.victim.pod["metadata"]["uid"]]
+        rt = task.runtime
+        victim = decision.victim
+        for event in rt.evict(now, self.catalog, victim.message, victim.grace):
+            await self.recorders[node].record(rt.obj, event)
+        task.wake.set()  # the pod worker writes the Failed status and stops the containers
+        return task
 
     async def _watch_nodes(self) -> None:
         """Tasks break a node by annotating it (see nodes.SIMULATE_*); the node then

@@ -23,6 +23,9 @@ CPU_ANNOTATION = "kubeproof.dev/cpu-usage"
 MEMORY_ANNOTATION = "kubeproof.dev/memory-usage"
 SERVICE = "kubeproof-metrics"
 WINDOW = "15s"
+# the node's own use (kubelet, containerd, system daemons), part of the node's working set
+# that `kubectl top node` shows and the eviction manager's memory.available subtracts
+SYSTEM_CPU, SYSTEM_MEMORY = Decimal("0.05"), Decimal(300 * 2**20)
 
 
 def _now() -> str:
@@ -80,7 +83,7 @@ def pod_metrics(pod, catalog: Catalog) -> dict | None:
 
 
 def node_metrics(name: str, pods: list, catalog: Catalog) -> dict:
-    cpu, memory = Decimal("0.05"), Decimal(300 * 2**20)  # the node's own system use
+    cpu, memory = SYSTEM_CPU, SYSTEM_MEMORY
     for pod in pods:
         for _, c, m in pod_usage(pod, catalog) or []:
             cpu, memory = cpu + c, memory + m

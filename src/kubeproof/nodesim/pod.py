@@ -6,6 +6,7 @@ from kubeproof.nodesim.admission import Rejection
 from kubeproof.nodesim.catalog import Catalog
 from kubeproof.nodesim.config import World, volume_error
 from kubeproof.nodesim.container import Container, Event, ts
+from kubeproof.nodesim.eviction import disruption_condition
 from kubeproof.nodesim.process import FOREVER
 from kubeproof.nodesim.resize import Resize
 from kubeproof.nodesim.timing import MOUNT_BACKOFF_INITIAL, MOUNT_BACKOFF_MAX, REAL, Timing
@@ -47,6 +48,8 @@ class PodRuntime:
         self.stopping = False  # the kubelet is killing the pod's containers
         self.deadline_exceeded = False
         self.rejected: Rejection | None = None  # refused at admission: never runs
+        self.evicted: str | None = None  # the eviction manager's message (eviction.py)
+        self.grace_override: float | None = None  # the kill's gracePeriodOverride
         self._unrecorded: list[Event] = []
         self.resize = Resize(spec)  # the allocation and any in-place resize (resize.py)
 
@@ -83,6 +86,14 @@ class PodRuntime:
         self.rejected, self.last_phase = rejection, "Failed"
         self._unrecorded = [Event("Warning", rejection.reason, rejection.message)]
 
+    def evict(self, now: float, catalog: Catalog, message: str, grace: float) -> list[Event]:
+        """pkg/kubelet/eviction/eviction_manager.go:611-633 evictPod: the Warning `Evicted`
+        event, then the pod is killed with the override grace period and its status set to
+        Failed / Evicted with a DisruptionTarget condition; the pod object stays."""
+        self.evicted, self.last_phase = message, "Failed"
+        self.grace_override = grace
+        return [Event("Warning", "Evicted", message), *self.kill(now, catalog)]
+
     def kill(self, now: float, catalog: Catalog) -> list[Event]:
         """Stop every container: regular ones at once, sidecars once those are gone, in
         reverse order (kuberuntime_termination_order.go)."""
@@ -94,7 +105,7 @@ class PodRuntime:
 
     def _stop(self, container: Container, catalog: Catalog) -> termination.Stop:
         model = catalog.resolve(container.image)[2]
-        grace = termination.grace_period(self.obj, self.timing)
+        grace = termination.grace_period(self.obj, self.timing, self.grace_override)
         return termination.stop(container.spec, model, grace, self.timing)
 
     def _stop_sidecars(self, now: float, catalog: Catalog) -> list[Event]:
@@ -260,6 +271,8 @@ class PodRuntime:
                 del entry["observedGeneration"]
             conditions[entry["type"]] = entry
 
+        if self.evicted and "DisruptionTarget" not in conditions:
+            put(disruption_condition(self.evicted))
         put({"type": "PodReadyToStartContainers", "status": "True" if self.mounted else "False"})
         put(podstatus.initialized(spec, init, app, phase))
         ready = podstatus.containers_ready(spec, init, app, phase)
@@ -275,6 +288,7 @@ class PodRuntime:
         order = [
             "PodResizePending",
             "PodResizeInProgress",
+            "DisruptionTarget",  # copied in before the generated ones (kubelet_pods.go:1982)
             "PodReadyToStartContainers",
             "Initialized",
             "Ready",
@@ -297,6 +311,8 @@ class PodRuntime:
         }
         if generation is None:
             del status["observedGeneration"]
+        if self.evicted:  # evictPod's status function (eviction_manager.go:622-630)
+            status["reason"], status["message"] = "Evicted", self.evicted
         if self.deadline_exceeded:
             status["reason"] = "DeadlineExceeded"
             status["message"] = "Pod was active on the node longer than the specified deadline"

@@ -24,10 +24,11 @@ class Stop:
     reason: str  # the terminated state's reason
 
 
-def grace_period(pod: dict, timing: Timing) -> float:
-    """The pod's deletion grace period, else its terminationGracePeriodSeconds (30 s)."""
+def grace_period(pod: dict, timing: Timing, override: float | None = None) -> float:
+    """The kill's gracePeriodOverride (an eviction's, kuberuntime_container.go:886-887), else
+    the pod's deletion grace period, else its terminationGracePeriodSeconds (30 s)."""
     meta, spec = pod["metadata"], pod["spec"]
-    grace = meta.get("deletionGracePeriodSeconds")
+    grace = override if override is not None else meta.get("deletionGracePeriodSeconds")
     if grace is None:
         grace = spec.get("terminationGracePeriodSeconds", DEFAULT_GRACE)
     return timing(max(float(grace), MINIMUM_GRACE))

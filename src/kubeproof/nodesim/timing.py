@@ -32,6 +32,12 @@ PLEG_RELIST = 1.0
 # exponentialbackoff/exponential_backoff.go:31,37); the reconciler polls every 100 ms
 MOUNT_BACKOFF_INITIAL = 0.5
 MOUNT_BACKOFF_MAX = 122.0
+# the eviction manager synchronizes every evictionMonitoringPeriod (pkg/kubelet/kubelet.go:197);
+# after evicting it waits for the pod to be cleaned up, polling every second for at most 30 s
+# (pkg/kubelet/eviction/eviction_manager.go:49-50,211-215), then synchronizes again
+EVICTION_MONITORING_PERIOD = 10.0
+POD_CLEANUP_TIMEOUT = 30.0
+POD_CLEANUP_POLL = 1.0
 # k8s.io/api/core/v1/types.go:3768 (DefaultTerminationGracePeriodSeconds) and
 # pkg/kubelet/kuberuntime/kuberuntime_manager.go:84 (minimumGracePeriodInSeconds)
 DEFAULT_GRACE = 30.0
