@@ -138,3 +138,22 @@ def test_the_coredns_model_logs_its_start_and_exits_on_a_bad_corefile():
     assert bad.exit_logs == [
         "/etc/coredns/Corefile:6 - Error during parsing: Unknown directive 'redy'"
     ]
+
+
+def test_one_reachable_coredns_pod_is_enough_the_resolver_retries():
+    only_first = netpol(
+        "shop/dns-one",
+        {
+            "podSelector": {},
+            "policyTypes": ["Egress"],
+            "egress": [
+                {
+                    "to": [{"ipBlock": {"cidr": "10.244.1.2/32"}}],
+                    "ports": [{"port": 53, "protocol": "UDP"}],
+                }
+            ],
+        },
+    )
+    net = world(only_first)
+    assert net.dns(net.pod("shop/client")).code == "partial"
+    assert lookup(net, "api") == ("ok", ["10.96.5.5"])
