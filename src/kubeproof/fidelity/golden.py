@@ -3,12 +3,12 @@ records and the statuses it writes out, with their times."""
 
 from dataclasses import dataclass, field
 
-from kubeproof.nodesim import admission, nodestatus
+from kubeproof.nodesim import admission, eviction, metrics, nodestatus
 from kubeproof.nodesim import catalog as catalog_mod
 from kubeproof.nodesim.pod import PodRuntime
 from kubeproof.nodesim.process import FOREVER
 from kubeproof.nodesim.profile import DEFAULT_CAPACITY
-from kubeproof.nodesim.timing import REAL, Timing
+from kubeproof.nodesim.timing import EVICTION_MONITORING_PERIOD, REAL, Timing
 
 START = 1_000_000.0  # the fake clock's epoch: the pod is bound at START
 
@@ -35,6 +35,9 @@ class StaticWorld:
     def node(self, name: str) -> dict | None:
         return self.objects.get(("Node", "default", name))
 
+    def changed_at(self, kind: str, namespace: str, name: str) -> float:
+        return 0.0  # nothing changes during a golden scenario
+
 
 def golden_node(capacity: dict[str, str] | None = None, **spec) -> dict:
     """node-1 as its kubelet registers it: the profile's default capacity, allocatable
@@ -46,9 +49,6 @@ def golden_node(capacity: dict[str, str] | None = None, **spec) -> dict:
         "status": {"capacity": capacity, "allocatable": nodestatus.allocatable(capacity)},
     }
 
-    def changed_at(self, kind: str, namespace: str, name: str) -> float:
-        return 0.0  # nothing changes during a golden scenario
-
 
 @dataclass
 class Trace:
@@ -56,6 +56,7 @@ class Trace:
     field_paths: list[str | None] = field(default_factory=list)  # each event's container
     statuses: list[tuple[float, dict]] = field(default_factory=list)  # t, status when it changed
     gone_at: float | None = None  # a deleted pod: when the kubelet removed it
+    node_events: list[tuple[float, str, str, str]] = field(default_factory=list)  # on the Node
 
     def record(self, now: float, event) -> None:
         self.events.append((round(now - START, 3), event.type, event.reason, event.message))
@@ -104,13 +105,16 @@ def simulate(
     node: dict | None = None,
     others: list[dict] | None = None,
     pressure: tuple[str, ...] = (),
+    evict: bool = False,
 ) -> Trace:
     """Drive the pod as the kubelet's pod worker does — advance at each due time — for
     `until` seconds, recording every event and every status change. `delete_at`: the pod
     is deleted then (with `grace`, default its terminationGracePeriodSeconds); the trace
     ends when the kubelet would remove it (`Trace.gone_at`). The pod is first admitted
     (nodesim/admission.py) on `node` (default golden_node()) beside the `others` pods
-    already running there, under the node's `pressure` conditions."""
+    already running there, under the node's `pressure` conditions. `evict`: the node's
+    eviction manager synchronizes every evictionMonitoringPeriod against the node's
+    capacity and the pod's modelled working set (nodesim/eviction.py)."""
     world = world or StaticWorld()
     catalog = catalog or catalog_mod.shipped()
     runtime = PodRuntime(pod, "10.244.1.2", set() if images is None else images, timing)
@@ -120,6 +124,8 @@ def simulate(
     trace = Trace()
     now, current = START, pod.get("status") or {}
     deleting = None if delete_at is None else START + delete_at
+    syncing = START if evict else None  # the eviction manager's next synchronize
+    capacity = (node or golden_node())["status"]["capacity"]
     while now <= START + until:
         if deleting is not None and now >= deleting and not runtime.stopping:
             meta = pod["metadata"]
@@ -130,6 +136,14 @@ def simulate(
             now = deleting
             for event in runtime.kill(now, catalog):
                 trace.record(now, event)
+        if syncing is not None and now >= syncing:
+            syncing = now + timing(EVICTION_MONITORING_PERIOD)
+            decision = _synchronize(runtime, capacity, catalog)
+            for e in decision.events:
+                trace.node_events.append((round(now - START, 3), e.type, e.reason, e.message))
+            if victim := decision.victim:
+                for event in runtime.evict(now, catalog, victim.message, victim.grace):
+                    trace.record(now, event)
         for event in runtime.advance(now, world, catalog):
             trace.record(now, event)
         status = runtime.status(now, current)
@@ -142,7 +156,21 @@ def simulate(
         due = runtime.next_at()
         if deleting is not None and not runtime.stopping:
             due = min(due, deleting)
+        if syncing is not None and not (runtime.terminal and runtime.stopped()):
+            due = min(due, syncing)
         if due == FOREVER:
             break
         now = max(due, now + 1e-3)
     return trace
+
+
+def _synchronize(runtime: PodRuntime, capacity: dict[str, str], catalog) -> eviction.Decision:
+    """One synchronize on a node whose only pod is `runtime` (the kubelet's hook:
+    nodesim/kubelet.py `_synchronize`)."""
+    usage = eviction.PodUsage(
+        runtime.obj,
+        tuple((c, int(m)) for c, _, m in metrics.pod_usage(runtime, catalog) or []),
+    )
+    working_set = int(metrics.SYSTEM_MEMORY) + usage.memory
+    active = [] if runtime.rejected or runtime.terminal else [usage]
+    return eviction.synchronize(capacity, working_set, active)

@@ -5,7 +5,7 @@ import copy
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
-from kubeproof.fidelity.golden import StaticWorld, pod_object, simulate
+from kubeproof.fidelity.golden import StaticWorld, golden_node, pod_object, simulate
 from kubeproof.fidelity.judge import Observed, Result, fold, judge
 from kubeproof.fidelity.scenario import Scenario
 from kubeproof.nodesim import images
@@ -43,6 +43,8 @@ def observe_golden(s: Scenario, timing: Timing = REAL) -> Observed:
         images={canonical(i) for i in s.node_images},
         delete_at=None if s.delete_at is None else timing(s.delete_at),
         grace=s.grace,
+        node=golden_node(s.node_capacity) if s.node_capacity else None,
+        evict=bool(s.node_capacity),
     )
     events = fold(
         [(t, kind, reason, message, path)

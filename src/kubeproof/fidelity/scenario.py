@@ -127,6 +127,8 @@ class Scenario(_Strict):
     objects: list[dict[str, Any]] = []  # Secrets, ConfigMaps, Services created first
     pod: dict[str, Any]
     node_images: list[str] = Field([], alias="nodeImages")  # golden: already on the node
+    # golden: the node's capacity (over the profile's default); its eviction manager runs
+    node_capacity: dict[str, str] = Field({}, alias="nodeCapacity")
     until: float = Field(gt=0)
     delete_at: float | None = Field(None, alias="deleteAt", ge=0)
     grace: int | None = Field(None, ge=0)
@@ -167,6 +169,12 @@ class Scenario(_Strict):
             if not (o.get("metadata") or {}).get("name"):
                 raise ValueError(f"a {o['kind']} needs metadata.name")
         return v
+
+    @model_validator(mode="after")
+    def _capacity(self):
+        if self.node_capacity and self.live:
+            raise ValueError("nodeCapacity is golden-only (live: false)")
+        return self
 
     @model_validator(mode="after")
     def _delete(self):
