@@ -142,29 +142,28 @@ class Kubelet:
         sets: the pressure it observes feeds the node's conditions (and admission), its
         event goes on the Node, and the pod it picks is evicted."""
         now = time.time()
-        tasks = [t for t in self.pods.values() if t.node == node]
+        tasks = {t.runtime.uid: t for t in self.pods.values() if t.node == node}
         usage = {
             uid: eviction.PodUsage(
                 t.runtime.obj,
                 tuple((c, int(m)) for c, _, m in metrics.pod_usage(t.runtime, self.catalog) or []),
             )
-            for uid, t in self.pods.items()
-            if t.node == node
+            for uid, t in tasks.items()
         }
         working_set = int(metrics.SYSTEM_MEMORY) + sum(u.memory for u in usage.values())
         active = [  # getAllocatedPods: admitted and not finished
-            usage[t.runtime.uid] for t in tasks if not (t.runtime.rejected or t.runtime.terminal)
+            usage[uid] for uid, t in tasks.items() if not (t.runtime.rejected or t.runtime.terminal)
         ]
         decision = eviction.synchronize(self.specs[node].capacity, working_set, active)
         if decision.pressure:
             self.health[node].reporter.pressure(now, decision.pressure)
+        victim = decision.victim
+        task = tasks[victim.pod["metadata"]["uid"]] if victim else None
         for event in decision.events:
             await self.recorders[node].record_node(event)
-        if decision.victim is None:
+        if task is None or victim is None:
             return None
-        task = self.pods[decision.victim.pod["metadata"]["uid"]]
         rt = task.runtime
-        victim = decision.victim
         for event in rt.evict(now, self.catalog, victim.message, victim.grace):
             await self.recorders[node].record(rt.obj, event)
         task.wake.set()  # the pod worker writes the Failed status and stops the containers
