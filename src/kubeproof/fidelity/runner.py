@@ -64,6 +64,8 @@ def observe_golden(s: Scenario, timing: Timing = REAL) -> Observed:
 
 
 def run_golden(s: Scenario, timing: Timing = REAL) -> Result:
+    if not s.golden:
+        return Result(s.name, s.source, "golden", skipped="live only (golden: false)")
     try:
         observed = observe_golden(s, timing)
     except Exception as exc:  # a simulator crash is a finding, not the suite's end

@@ -121,6 +121,7 @@ class Scenario(_Strict):
     also: list[str] = []  # further upstream sources
     description: str = ""
     live: bool = True  # False: golden only (it needs what a live run cannot arrange)
+    golden: bool = True  # False: live only (it needs the apiserver, e.g. RBAC decisions)
     # a known difference of the simulator from upstream: golden mode is expected to differ
     # (the tests hold it to that, so a fix is noticed); the report says so
     known: str | None = None
@@ -172,6 +173,8 @@ class Scenario(_Strict):
 
     @model_validator(mode="after")
     def _capacity(self):
+        if not (self.live or self.golden):
+            raise ValueError("a scenario must run live, golden or both")
         if self.node_capacity and self.live:
             raise ValueError("nodeCapacity is golden-only (live: false)")
         return self
