@@ -119,4 +119,6 @@ def test_the_pod_most_over_its_request_is_evicted_and_the_node_reports_pressure(
     # the printer starts from status.reason but a terminated container's reason wins
     # (pkg/printers/internalversion/printers.go:935,1033-1034): `sleep` ignored SIGTERM and
     # was killed when the 2 s grace ended, so kubectl shows Error
-    assert " Error " in small.kubectl("get", "pod", name, "-n", "default").stdout
+    # once the container is gone (the replacement may come first)
+    printed = lambda: " Error " in small.kubectl("get", "pod", name, "-n", "default").stdout  # noqa: E731
+    wait_for(printed, 30, what="kubectl showing Error")
