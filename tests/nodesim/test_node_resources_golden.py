@@ -230,3 +230,39 @@ def test_a_resize_beyond_what_is_free_is_deferred_with_the_admission_message():
     resize_to(rt, "500m")  # reverted: the pending condition is cleared (AM:565-568)
     assert rt.sync_resize(now + 6, admit) == []
     assert not [c for c in rt.status(now + 6, status)["conditions"] if "Resize" in c["type"]]
+
+
+def test_a_restartcontainer_resize_policy_kills_and_restarts_the_container():
+    # kuberuntime_manager.go:755-800 computePodResizeAction: the changed resource's policy is
+    # RestartContainer → Killing "Container app resize requires restart", started again
+    from kubeproof.fidelity.golden import StaticWorld
+    from kubeproof.nodesim import catalog as catalog_mod
+
+    rt, admit, now = running_pod()
+    app = rt.obj["spec"]["containers"][0]
+    app["resizePolicy"] = [{"resourceName": "cpu", "restartPolicy": "RestartContainer"}]
+    rt.obj["spec"]["terminationGracePeriodSeconds"] = 2
+    resize_to(rt, "1")
+    events = rt.sync_resize(now, admit)
+    assert [(e.reason, e.message) for e in events] == [
+        ("ResizeStarted", events[0].message),
+        ("Killing", "Container app resize requires restart"),
+    ]
+    world, catalog = StaticWorld(), catalog_mod.shipped()
+    end = now + 10
+    while now < end:
+        rt.advance(now, world, catalog)
+        now = max(min(rt.next_at(), end), now + 1e-3)
+    status = rt.status(now, {})["containerStatuses"][0]
+    assert status["restartCount"] == 1
+    assert "running" in status["state"]
+    # busybox's sleep ignores SIGTERM: killed at the end of the 2 s grace period
+    assert status["lastState"]["terminated"]["exitCode"] == 137
+
+
+def test_a_memory_only_restart_policy_does_not_restart_on_a_cpu_resize():
+    rt, admit, now = running_pod()
+    app = rt.obj["spec"]["containers"][0]
+    app["resizePolicy"] = [{"resourceName": "memory", "restartPolicy": "RestartContainer"}]
+    resize_to(rt, "1")
+    assert [e.reason for e in rt.sync_resize(now, admit)] == ["ResizeStarted"]

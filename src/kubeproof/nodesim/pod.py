@@ -123,7 +123,14 @@ class PodRuntime:
         against the node's other pods, as the allocation manager's canAdmitPod does."""
         if self.rejected or self.terminal or self.stopping:
             return []
-        return self.resize.sync(now, self.obj, admit)
+        events = self.resize.sync(now, self.obj, admit)
+        restart, self.resize.restart = self.resize.restart, []
+        grace = termination.grace_period(self.obj, self.timing)
+        for c in self.containers():
+            if c.name in restart:  # kuberuntime_manager.go:790-795, killed then started
+                stop = termination.stop(c.spec, c.model, grace, self.timing)
+                events += c.kill(now, stop, f"Container {c.name} resize requires restart")
+        return events
 
     def stopped(self) -> bool:
         return all(c.stage not in ("running", "stopping") for c in self.containers())

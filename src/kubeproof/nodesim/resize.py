@@ -38,6 +38,30 @@ def _same(a: dict, b: dict) -> bool:
     return True
 
 
+def _restarts(spec: dict, allocated: dict[str, dict]) -> list[str]:
+    """computePodResizeAction (pkg/kubelet/kuberuntime/kuberuntime_manager.go:755-800): a
+    container whose changed cpu or memory (request or limit) has resizePolicy
+    RestartContainer is killed and started again; NotRequired is the default."""
+    out = []
+    for c in [*(spec.get("initContainers") or []), *(spec.get("containers") or [])]:
+        if c["name"] not in allocated:
+            continue
+        policy = {
+            p.get("resourceName"): p.get("restartPolicy") for p in c.get("resizePolicy") or []
+        }
+        old, new = allocated[c["name"]], c.get("resources") or {}
+        for resource in _RESOURCES:
+            changed = any(
+                parse((old.get(part) or {}).get(resource, "0"))
+                != parse((new.get(part) or {}).get(resource, "0"))
+                for part in ("requests", "limits")
+            )
+            if changed and policy.get(resource) == "RestartContainer":
+                out.append(c["name"])
+                break
+    return out
+
+
 def summary(spec: dict, generation: int, error: str = "") -> str:
     """pkg/kubelet/events/resize.go:62-92 makeResourceSummaryFromSpec: the spec's
     resources as Go's json.Marshal writes podResourceSummary (fields in struct order,
@@ -72,6 +96,8 @@ class Resize:
         self.in_progress: dict | None = None  # the PodResizeInProgress condition
         self.actuate_at: float | None = None  # the relist that sees it done
         self.generation = 0
+        # containers the last admitted resize restarts (their resizePolicy says so)
+        self.restart: list[str] = []
 
     def desired_differs(self, spec: dict) -> bool:
         want = _resources(spec)
@@ -102,6 +128,7 @@ class Resize:
             return events
         rejection = admit(pod)
         if rejection is None:
+            self.restart = _restarts(spec, self.allocated)
             self.allocated = _resources(spec)
             self.pending = None
             # AM:579-586: the in-progress condition restarts at this generation
