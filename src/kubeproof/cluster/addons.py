@@ -235,6 +235,11 @@ spec:
 """
 
 
+# the ServiceAccounts the add-ons create in kube-system (their workloads' own identities,
+# not a controller's: the simulated pods make no requests of their own)
+ADDON_ACCOUNTS = ("coredns",)
+
+
 def install(client: Client) -> None:
     """Create the CoreDNS objects in kubeadm's order (dns.go createCoreDNSAddon: ConfigMap,
     RBAC, Deployment, Service; the order does not matter to the apiserver)."""
