@@ -11,6 +11,7 @@ Pure functions of the pod, the node object and the other admitted pods."""
 import math
 from typing import NamedTuple
 
+from kubeproof.kube.scheduling import requirement_matches, tolerates
 from kubeproof.nodesim.quantity import parse
 
 # pkg/kubelet/lifecycle/predicate.go:85-88 (reasons), :409-411 (message)
@@ -123,26 +124,6 @@ def _predicate(name_reason: tuple[str, str]) -> Rejection:
     return Rejection(name, f"Predicate {name} failed: {desc}")
 
 
-def _expression(expr: dict, have: str | None) -> bool:
-    """k8s.io/component-helpers/scheduling/corev1/nodeaffinity: one requirement."""
-    op, values = expr.get("operator"), expr.get("values") or []
-    if op == "In":
-        return have is not None and have in values
-    if op == "NotIn":
-        return have is None or have not in values
-    if op == "Exists":
-        return have is not None
-    if op == "DoesNotExist":
-        return have is None
-    if op in ("Gt", "Lt") and have is not None and len(values) == 1:
-        try:
-            a, b = int(have), int(values[0])
-        except ValueError:
-            return False
-        return a > b if op == "Gt" else a < b
-    return False
-
-
 def affinity_matches(spec: dict, node: dict) -> bool:
     """GetRequiredNodeAffinity(pod).Match(node): nodeSelector and the required node
     affinity terms (ORed; a term's requirements ANDed; an empty term matches nothing)."""
@@ -160,23 +141,8 @@ def affinity_matches(spec: dict, node: dict) -> bool:
         exprs, by_field = term.get("matchExpressions") or [], term.get("matchFields") or []
         if not (exprs or by_field):
             continue
-        if all(_expression(e, labels.get(e.get("key"))) for e in exprs) and all(
-            _expression(e, fields.get(e.get("key"))) for e in by_field
-        ):
-            return True
-    return False
-
-
-def tolerated(taint: dict, tolerations: list[dict]) -> bool:
-    """k8s.io/api/core/v1/toleration.go ToleratesTaint."""
-    for t in tolerations:
-        if t.get("effect") and t.get("effect") != taint.get("effect"):
-            continue
-        if t.get("key") and t.get("key") != taint.get("key"):
-            continue
-        op = t.get("operator") or "Equal"
-        if op == "Exists" or (
-            op == "Equal" and (t.get("value") or "") == (taint.get("value") or "")
+        if all(requirement_matches(e, labels.get(e.get("key"))) for e in exprs) and all(
+            requirement_matches(e, fields.get(e.get("key"))) for e in by_field
         ):
             return True
     return False
@@ -235,7 +201,7 @@ def eviction_admit(pod: dict, pressure: tuple[str, ...]) -> Rejection | None:
         if qos_class(pod) != "BestEffort":
             return None
         taint = {"key": "node.kubernetes.io/memory-pressure", "effect": "NoSchedule"}
-        if tolerated(taint, pod["spec"].get("tolerations") or []):
+        if tolerates(taint, pod["spec"].get("tolerations") or []):
             return None
     # helpers.go:47 "The node had condition: %v. " of a []NodeConditionType
     return Rejection(EVICTED, f"The node had condition: [{' '.join(pressure)}]. ")
@@ -259,6 +225,6 @@ def admit(
         reasons.append(_predicate(NODE_PORTS))
     taints = (node.get("spec") or {}).get("taints") or []
     tolerations = spec.get("tolerations") or []
-    if any(t.get("effect") == "NoExecute" and not tolerated(t, tolerations) for t in taints):
+    if any(t.get("effect") == "NoExecute" and not tolerates(t, tolerations) for t in taints):
         reasons.append(_predicate(TAINTS))
     return reasons[0] if reasons else None

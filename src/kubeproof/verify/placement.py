@@ -4,44 +4,11 @@ filters decide it, and by the ways a template steps around the scheduler."""
 
 from lightkube.resources.core_v1 import Node, Pod
 
+from kubeproof.kube.scheduling import requirement_matches, tolerates
 from kubeproof.verify.protection import current
 from kubeproof.verify.registry import Context, check, contract
 from kubeproof.verify.result import Result
 from kubeproof.verify.workloads import _label, _workload, pod_spec
-
-
-def _tolerated(taint: dict, tolerations: list[dict]) -> bool:
-    for t in tolerations:
-        if t.get("effect") and t.get("effect") != taint.get("effect"):
-            continue
-        if t.get("operator") == "Exists":
-            if not t.get("key") or t.get("key") == taint.get("key"):
-                return True
-        elif t.get("key") == taint.get("key") and (t.get("value") or "") == (
-            taint.get("value") or ""
-        ):
-            return True
-    return False
-
-
-def _expression(expr: dict, labels: dict[str, str]) -> bool:
-    key, op, values = expr.get("key"), expr.get("operator"), expr.get("values") or []
-    have = labels.get(key)
-    if op == "In":
-        return have is not None and have in values
-    if op == "NotIn":
-        return have is None or have not in values
-    if op == "Exists":
-        return have is not None
-    if op == "DoesNotExist":
-        return have is None
-    if op in ("Gt", "Lt") and have is not None and values:
-        try:
-            a, b = int(have), int(values[0])
-        except ValueError:
-            return False
-        return a > b if op == "Gt" else a < b
-    return False
 
 
 def eligible(spec: dict, node: dict) -> bool:
@@ -50,14 +17,12 @@ def eligible(spec: dict, node: dict) -> bool:
     meta = node.get("metadata") or {}
     labels = meta.get("labels") or {}
     tolerations = spec.get("tolerations") or []
-    if (node.get("spec") or {}).get("unschedulable") and not _tolerated(
+    if (node.get("spec") or {}).get("unschedulable") and not tolerates(
         {"key": "node.kubernetes.io/unschedulable", "effect": "NoSchedule"}, tolerations
     ):
         return False
     for taint in (node.get("spec") or {}).get("taints") or []:
-        if taint.get("effect") in ("NoSchedule", "NoExecute") and not _tolerated(
-            taint, tolerations
-        ):
+        if taint.get("effect") in ("NoSchedule", "NoExecute") and not tolerates(taint, tolerations):
             return False
     if any(labels.get(k) != v for k, v in (spec.get("nodeSelector") or {}).items()):
         return False
@@ -70,8 +35,14 @@ def eligible(spec: dict, node: dict) -> bool:
     if required:
         fields = {"metadata.name": meta.get("name", "")}
         return any(
-            all(_expression(e, labels) for e in term.get("matchExpressions") or [])
-            and all(_expression(e, fields) for e in term.get("matchFields") or [])
+            all(
+                requirement_matches(e, labels.get(e.get("key")))
+                for e in term.get("matchExpressions") or []
+            )
+            and all(
+                requirement_matches(e, fields.get(e.get("key")))
+                for e in term.get("matchFields") or []
+            )
             and (term.get("matchExpressions") or term.get("matchFields"))
             for term in required
         )
