@@ -439,15 +439,7 @@ class Container(ImagePulling):
         self.restart_count += 1  # KRC:224-226: the previous status's count + 1
         self.stage = "create"
         self.reason = self.message = ""
-        return [
-            self._event(
-                "Normal",
-                "Pulled",
-                f'Container image "{self.image}" already present on machine and can be '
-                "accessed by the pod",
-            ),
-            *self._on_create(now, pod, world, catalog),
-        ]
+        return [self._already_present(), *self._on_create(now, pod, world, catalog)]
 
     # -- status -----------------------------------------------------------------------
 

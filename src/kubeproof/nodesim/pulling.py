@@ -47,14 +47,7 @@ class ImagePulling:
         if present and policy != "Always":
             # KubeletEnsureSecretPulledImages (beta, on since 1.35): IM:257
             self.stage, self.next_at = "create", now
-            return [
-                self._event(
-                    "Normal",
-                    "Pulled",
-                    f'Container image "{self.image}" already present on machine and can be '
-                    "accessed by the pod",
-                )
-            ]
+            return [self._already_present()]
         if self.pull_backoff.in_backoff_since(self.pull_backoff.last_update or now, now):
             # IM:337-349: the previous pull's error, kept for the back-off message
             previous = self.message if self.reason == "ErrImagePull" else self._pull_error
@@ -116,3 +109,13 @@ class ImagePulling:
     def _on_invalid(self, now, pod, world, catalog) -> list[Event]:
         self.stage = "pull"  # retried at each sync, with the same events
         return self._on_pull(now, pod, world, catalog)
+
+    def _already_present(self) -> Event:
+        """IM:257 (with KubeletEnsureSecretPulledImages, beta and on since 1.35): the image
+        is on the node and this pod may use it."""
+        return self._event(
+            "Normal",
+            "Pulled",
+            f'Container image "{self.image}" already present on machine and can be accessed '
+            "by the pod",
+        )
