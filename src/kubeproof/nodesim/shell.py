@@ -196,7 +196,9 @@ def _network(name: str, args: list[str], net: Net) -> Result:
     if code is None:
         return Result("ok\n")
     if code in ("nxdomain", "dns-blocked"):
-        return Result(stderr=f"wget: bad address '{where}'\n", code=1)
+        # busybox wget names the URL's host[:port] as written (libbb/xconnect.c str2sockaddr)
+        written = urlsplit(urls[-1] if "://" in urls[-1] else f"http://{urls[-1]}").netloc
+        return Result(stderr=f"wget: bad address '{written}'\n", code=1)
     if code in ("no-endpoints", "not-listening"):
         return Result(
             stderr=f"Connecting to {where}\nwget: can't connect to remote host: "
