@@ -192,3 +192,33 @@ def test_too_many_nameservers_warn_dnsconfigforming_when_the_sandbox_is_made():
         "been omitted, the applied nameserver line is: 10.96.0.10 1.1.1.1 8.8.8.8"
     )
     assert trace.event_lines()[:2] == [warning, warning]
+
+
+def test_an_app_that_cannot_reach_its_dependency_fails_its_http_readiness_probe_with_503():
+    # http.go:119-122 wording; the failing state is what the kubelet's dependency and API
+    # checks set (kubelet.py), here set by hand
+    from kubeproof.fidelity.golden import START, StaticWorld
+    from kubeproof.nodesim import catalog as catalog_mod
+    from kubeproof.nodesim.pod import PodRuntime
+
+    probe = {"httpGet": {"path": "/", "port": 80}, "periodSeconds": 10}
+    spec = {"containers": [{"name": "web", "image": "nginx:1.27", "readinessProbe": probe}]}
+    rt = PodRuntime(pod_object(spec), "10.244.1.2", set(ON_NODE))
+    world, catalog = StaticWorld(), catalog_mod.shipped()
+    events, now = [], START
+
+    def run_until(end):
+        nonlocal now
+        while now < end:
+            events.extend(e for e in rt.advance(now, world, catalog))
+            now = max(min(rt.next_at(), end), now + 1e-3)
+
+    run_until(START + 15)
+    assert rt.status(now, {})["containerStatuses"][0]["ready"]
+    rt.app[0].failing = "dial tcp db:5432: connect: connection refused"
+    run_until(START + 45)
+    unhealthy = [e.message for e in events if e.reason == "Unhealthy"]
+    assert unhealthy and set(unhealthy) == {
+        "Readiness probe failed: HTTP probe failed with statuscode: 503"
+    }
+    assert not rt.status(now, {})["containerStatuses"][0]["ready"]

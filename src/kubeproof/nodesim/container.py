@@ -256,6 +256,11 @@ class Container(ImagePulling):
             }[kind]
             if "exec" in probe:
                 failure = self._exec_probe(probe, pod, model, label)
+            elif kind == "readinessProbe" and "httpGet" in probe and self.failing and serving:
+                # an app that cannot reach what it needs answers its health checks with 503
+                # (CoreDNS's /ready until the kubernetes plugin syncs); pkg/probe/http/
+                # http.go:119-122 words the failure
+                failure = f"{label} probe failed: HTTP probe failed with statuscode: 503"
             else:
                 try:
                     failure = probes.check(probe, self.spec, model, pod.ip, serving)
