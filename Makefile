@@ -43,9 +43,9 @@ test: setup lint $(VENV)/.local-model
 	if [ $$status -eq 5 ]; then echo "make test: pytest collected no tests" >&2; fi; \
 	exit $$status
 
-# Prove the whole task library: 586 trials on 2026-11-24 in 92 minutes at -j 2 under the
-# simulated kubelet's real timings (9.4 s of wall time each on 2 cores, with CI and other work
-# running at load ~20); less on a quiet machine
+# Prove the whole task library: 586 trials on 2026-11-24 in 102 minutes at -j 2 under the
+# simulated kubelet's real timings, CoreDNS in every cluster (10.4 s of wall time each on 2
+# cores, with a whole CI run alongside); less on a quiet machine
 # (CI validates the changed tasks and a sample, see tests/runner/test_trials.py). When every task is valid it rewrites
 # tasks/VALIDATED.json (per task: content hash, counts, times; the commit): commit it.
 # Every verdict and proof is in <run directory>/validation.json.
