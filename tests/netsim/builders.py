@@ -51,3 +51,14 @@ def service(
 def netpol(ref: str, spec: dict) -> dict:
     ns, name = ref.split("/")
     return {"kind": "NetworkPolicy", "metadata": {"name": name, "namespace": ns}, "spec": spec}
+
+
+def allow_dns_egress(ref: str, protocols: tuple[str, ...] = ("UDP",)) -> dict:
+    """Egress from every pod of the namespace to the cluster DNS pods on port 53."""
+    to_dns = {
+        "namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "kube-system"}},
+        "podSelector": {"matchLabels": {"k8s-app": "kube-dns"}},
+    }
+    ports = [{"port": 53, "protocol": protocol} for protocol in protocols]
+    egress = [{"to": [to_dns], "ports": ports}]
+    return netpol(ref, {"podSelector": {}, "policyTypes": ["Egress"], "egress": egress})

@@ -9,7 +9,7 @@ from kubeproof.netsim import Network, corefile
 from kubeproof.nodesim import shell
 from kubeproof.nodesim.catalog import shipped
 from kubeproof.nodesim.process import plan
-from tests.netsim.builders import netpol, pod, service
+from tests.netsim.builders import allow_dns_egress, netpol, pod, service
 
 DOCS = list(yaml.safe_load_all(COREDNS))
 KUBE_DNS = next(d for d in DOCS if d["kind"] == "Service")
@@ -72,26 +72,7 @@ def test_coredns_scaled_to_zero_or_unready_makes_lookups_time_out():
 def test_egress_that_blocks_port_53_to_the_coredns_pods_breaks_resolution():
     deny = netpol("shop/deny", {"podSelector": {}, "policyTypes": ["Egress"]})
     assert lookup(world(deny), "api") == ("timeout", [])
-    allow_dns = netpol(
-        "shop/dns",
-        {
-            "podSelector": {},
-            "policyTypes": ["Egress"],
-            "egress": [
-                {
-                    "to": [
-                        {
-                            "namespaceSelector": {
-                                "matchLabels": {"kubernetes.io/metadata.name": "kube-system"}
-                            },
-                            "podSelector": {"matchLabels": {"k8s-app": "kube-dns"}},
-                        }
-                    ],
-                    "ports": [{"port": 53, "protocol": "UDP"}],
-                }
-            ],
-        },
-    )
+    allow_dns = allow_dns_egress("shop/dns")
     assert lookup(world(deny, allow_dns), "api") == ("ok", ["10.96.5.5"])
 
 

@@ -3,7 +3,7 @@
 import pytest
 
 from kubeproof.netsim import Network
-from tests.netsim.builders import namespace, netpol, pod, service
+from tests.netsim.builders import allow_dns_egress, namespace, netpol, pod, service
 
 OBJECTS = [
     namespace("shop"),
@@ -128,26 +128,7 @@ def test_default_deny_egress_breaks_dns_until_dns_egress_is_allowed():
     assert (blocked.allowed, blocked.code) == (False, "dns-blocked")
     assert "i/o timeout" in blocked.reason
     assert net.connect("shop/web", "10.96.0.20:80").allowed  # no lookup needed
-    allow_dns = netpol(
-        "shop/allow-dns",
-        {
-            "podSelector": {},
-            "policyTypes": ["Egress"],
-            "egress": [
-                {
-                    "to": [
-                        {
-                            "namespaceSelector": {
-                                "matchLabels": {"kubernetes.io/metadata.name": "kube-system"}
-                            },
-                            "podSelector": {"matchLabels": {"k8s-app": "kube-dns"}},
-                        }
-                    ],
-                    "ports": [{"protocol": "UDP", "port": 53}, {"protocol": "TCP", "port": 53}],
-                }
-            ],
-        },
-    )
+    allow_dns = allow_dns_egress("shop/allow-dns", ("UDP", "TCP"))
     net = Network.from_objects([*OBJECTS, deny, allow_api, allow_dns])
     assert net.connect("shop/web", "api:80").allowed
 
