@@ -4,7 +4,7 @@ egress and the destination's ingress policy, each step explained."""
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from kubeproof.netsim import dns, policy
+from kubeproof.netsim import coredns, dns, policy
 from kubeproof.netsim.objects import DNS_SERVICE_IP, Objects, Pod
 from kubeproof.netsim.services import endpoints, routable, service_port
 
@@ -28,6 +28,8 @@ class Verdict:
 
 
 Listening = Callable[[Pod, int, str], bool]
+# the Corefile a CoreDNS pod has loaded (None: unknown, answered as kubeadm's)
+LoadedCorefile = Callable[[Pod], str | None]
 
 
 def declared_or_unknown(pod: Pod, port: int, protocol: str) -> bool:
@@ -38,9 +40,15 @@ def declared_or_unknown(pod: Pod, port: int, protocol: str) -> bool:
 
 
 class Network:
-    def __init__(self, objects: Objects, listening: Listening = declared_or_unknown):
+    def __init__(
+        self,
+        objects: Objects,
+        listening: Listening = declared_or_unknown,
+        corefile: LoadedCorefile = lambda pod: None,
+    ):
         self.objects = objects
         self.listening = listening
+        self.corefile = corefile
 
     @classmethod
     def from_objects(cls, objects: list[dict], **kwargs) -> "Network":
@@ -61,6 +69,9 @@ class Network:
         answer = dns.resolve(self.objects, host, src.namespace)
         if answer.kind != "ip":
             dns_check = self.dns(src)
+            if dns_check.allowed:
+                served = self.served(dns_check)
+                answer = dns.resolve(self.objects, host, src.namespace, served=served)
             if not dns_check.allowed:
                 steps += [f"DNS: kube-dns on 53/UDP unreachable: {dns_check.reason}"]
                 steps += dns_check.steps
@@ -82,6 +93,8 @@ class Network:
             steps.append(f"DNS: {host} -> {answer.fqdn}{via} {' '.join(answer.ips)}".rstrip())
         if answer.kind == "external":
             return Verdict(True, "external", f"{answer.target} is outside the cluster", steps)
+        if answer.kind == "hosts":  # an address from CoreDNS's hosts plugin
+            answer, host = dns.Answer("ip", ips=answer.ips), answer.ips[0]
         if answer.kind == "ip":
             svc = self.objects.service_by_ip(host)
             if svc is not None:
@@ -116,14 +129,28 @@ class Network:
             verdict.allowed = True
         return verdict
 
+    def served(self, dns_check: Verdict) -> coredns.Served | None:
+        """The loaded Corefile of the CoreDNS endpoint a lookup reaches. When several are
+        reachable and differ (one has reloaded, the other not yet), kube-proxy would pick
+        one per query; netsim takes the first by name, so answers are stable."""
+        for where in sorted(dns_check.endpoints):
+            pod = self.objects.pods.get(where.split(":", 1)[0])
+            text = self.corefile(pod) if pod is not None else None
+            if text is not None:
+                return coredns.served(text)
+            return None
+        return None
+
     def lookup(self, src: Pod, name: str) -> tuple[str, list[str]]:
         """What a resolver in `src` gets for `name`: ("timeout", []) when the cluster DNS is
         unreachable, ("nxdomain", []), or ("ok", addresses)."""
         answer = dns.resolve(self.objects, name, src.namespace)
         if answer.kind == "ip":
             return "ok", answer.ips
-        if not self.dns(src).allowed:
+        dns_check = self.dns(src)
+        if not dns_check.allowed:
             return "timeout", []
+        answer = dns.resolve(self.objects, name, src.namespace, served=self.served(dns_check))
         if answer.kind in ("nxdomain", "external") or not answer.ips:
             return "nxdomain", []
         return "ok", answer.ips

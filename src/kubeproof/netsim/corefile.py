@@ -11,6 +11,7 @@ unbalanced brace is what this catches.
 """
 
 import hashlib
+import json
 from dataclasses import dataclass, field
 
 # plugin.cfg of CoreDNS 1.14: the directives core/dnsserver/zdirectives.go lists
@@ -88,6 +89,8 @@ class Token:
 class ServerBlock:
     keys: list[str]
     directives: dict[str, list[list[str]]] = field(default_factory=dict)  # name -> args
+    # caddyfile.ServerBlock.Tokens: name -> every token of every use, the name's own included
+    tokens: dict[str, list[Token]] = field(default_factory=dict)
 
 
 class CorefileError(ValueError):
@@ -127,8 +130,12 @@ def tokens(text: str) -> list[Token]:
     return out
 
 
-def parse(text: str, filename: str = "/etc/coredns/Corefile") -> list[ServerBlock]:
-    """The server blocks, or CorefileError with CoreDNS's message."""
+def parse(
+    text: str, filename: str = "/etc/coredns/Corefile", validate: bool = True
+) -> list[ServerBlock]:
+    """The server blocks, or CorefileError with CoreDNS's message. `validate=False` is
+    caddyfile.Parse with nil validDirectives (parse.go validDirective): any directive name
+    passes, as when plugin/reload re-reads the file (reload.go parse)."""
     toks = tokens(text)
     blocks: list[ServerBlock] = []
     pos = 0
@@ -139,17 +146,25 @@ def parse(text: str, filename: str = "/etc/coredns/Corefile") -> list[ServerBloc
 
     while pos < len(toks):
         keys: list[str] = []
-        line = toks[pos].line
-        while pos < len(toks) and toks[pos].text != "{" and toks[pos].line == line:
-            keys.append(toks[pos].text.rstrip(","))
+        line, more = toks[pos].line, False
+        # parse.go addresses: keys to the line's end, a trailing comma continues them
+        while pos < len(toks) and toks[pos].text != "{" and (more or toks[pos].line == line):
+            key = toks[pos].text
+            more = key.endswith(",")
+            if key.rstrip(","):
+                keys.append(key[:-1] if more else key)
+            line = toks[pos].line
             pos += 1
+        if more and pos >= len(toks):
+            raise err(pos, "Unexpected EOF")
         block = ServerBlock(keys)
         braced = pos < len(toks) and toks[pos].text == "{"
         pos += braced
         while pos < len(toks) and not (braced and toks[pos].text == "}"):
             name, line = toks[pos].text, toks[pos].line
-            if name not in PLUGINS:
+            if validate and name not in PLUGINS:
                 raise err(pos, f"Unknown directive '{name}'")
+            used = [toks[pos]]
             args, nesting, pos = [], 0, pos + 1
             while pos < len(toks) and (nesting or toks[pos].line == line):
                 text_ = toks[pos].text
@@ -160,10 +175,12 @@ def parse(text: str, filename: str = "/etc/coredns/Corefile") -> list[ServerBloc
                 elif text_ == "}":
                     raise err(pos, "Unexpected '}' because no matching opening brace")
                 args.append(text_)
+                used.append(toks[pos])
                 pos += 1
             if nesting:
                 raise err(pos, "Unexpected EOF")
             block.directives.setdefault(name, []).append(args)
+            block.tokens.setdefault(name, []).extend(used)
         if braced:
             if pos >= len(toks):
                 last = toks[-1]
@@ -172,7 +189,8 @@ def parse(text: str, filename: str = "/etc/coredns/Corefile") -> list[ServerBloc
                     f"'{last.text}', expecting '}}'"
                 )
             pos += 1
-        blocks.append(block)
+        if block.keys:  # parse.go parseAll keeps blocks with addresses only
+            blocks.append(block)
     return blocks
 
 
@@ -186,28 +204,24 @@ def check(text: str, filename: str = "/etc/coredns/Corefile") -> str | None:
 
 
 def sha512(text: str) -> str:
-    """plugin/reload logs `Running configuration SHA512 = %x` of the Corefile's bytes
-    (reload/setup.go)."""
-    return hashlib.sha512(text.encode()).hexdigest()
-
-
-def serves_cluster_domain(text: str, domain: str = "cluster.local") -> bool:
-    """A server block on port 53 whose `kubernetes` plugin answers for `domain`: the zones
-    are the plugin's arguments up to its block, else the server block's own keys."""
-    try:
-        blocks = parse(text)
-    except CorefileError:
-        return False
-    for block in blocks:
-        zones = []
-        for key in block.keys:
-            host, _, port = key.removeprefix("dns://").partition(":")
-            if port in ("", "53"):
-                zones.append(host.rstrip(".") or ".")
-        for args in block.directives.get("kubernetes", []):
-            head = args[: args.index("{")] if "{" in args else args
-            named = [a.rstrip(".") for a in head]
-            covered = named or zones
-            if any(z in (domain, ".") or domain.endswith("." + z) for z in covered) and zones:
-                return True
-    return False
+    """plugin/reload's `Running configuration SHA512 = %x` (reload.go:76-82): the SHA-512 of
+    json.Marshal of the parsed server blocks (caddyfile.ServerBlock: Keys, and Tokens by
+    directive, sorted, each token {File, Line, Text}; File is empty for the main file,
+    lexer.go:144), not of the file's bytes. kubeadm's Corefile gives 1b226df7…3b03b."""
+    blocks = parse(text, validate=False)
+    doc = [
+        {
+            "Keys": block.keys,
+            "Tokens": {
+                name: [{"File": "", "Line": t.line, "Text": t.text} for t in toks]
+                for name, toks in sorted(block.tokens.items())
+            },
+        }
+        for block in blocks
+    ]
+    encoded = json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
+    # encoding/json escapes HTML characters and the two JavaScript line separators
+    for ch, esc in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026")):
+        encoded = encoded.replace(ch, esc)
+    encoded = encoded.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    return hashlib.sha512(encoded.encode()).hexdigest()

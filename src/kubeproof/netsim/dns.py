@@ -1,15 +1,19 @@
 """Cluster DNS as CoreDNS's kubernetes plugin answers it, with a pod's search path
-(`<ns>.svc.cluster.local svc.cluster.local cluster.local`, ndots 5)."""
+(`<ns>.svc.cluster.local svc.cluster.local cluster.local`, ndots 5). Given the Corefile the
+answering CoreDNS has loaded (netsim/coredns.py), each name is first routed through it: a
+rewrite, a `hosts` entry, or no `kubernetes` plugin for the cluster domain change the
+answer. SERVFAIL and REFUSED are answered as NXDOMAIN (not told apart)."""
 
 import ipaddress
 from dataclasses import dataclass, field
 
+from kubeproof.netsim.coredns import Route, Served
 from kubeproof.netsim.objects import CLUSTER_DOMAIN, Objects, Pod
 
 
 @dataclass
 class Answer:
-    kind: str  # service, headless, pod, external, ip, nxdomain
+    kind: str  # service, headless, pod, external, ip, hosts, nxdomain
     fqdn: str = ""
     service: dict | None = None
     pods: list[Pod] = field(default_factory=list)  # headless or pod records
@@ -25,20 +29,28 @@ def candidates(name: str, namespace: str) -> list[str]:
     return [*expanded, name] if name.count(".") < 5 else [name, *expanded]
 
 
-def resolve(objects: Objects, name: str, namespace: str, depth: int = 0) -> Answer:
+def resolve(
+    objects: Objects, name: str, namespace: str, depth: int = 0, served: Served | None = None
+) -> Answer:
+    """`served`: the loaded Corefile of the CoreDNS that answers (None: kubeadm's)."""
     try:
         ipaddress.ip_address(name)
         return Answer("ip", fqdn=name, ips=[name])
     except ValueError:
         pass
     for fqdn in candidates(name, namespace):
-        answer = _lookup(objects, fqdn, depth)
+        route = served.route(fqdn) if served else Route("kubernetes", fqdn)
+        if route.kind == "hosts":
+            return Answer("hosts", fqdn=fqdn, ips=list(route.ips))
+        if route.kind != "kubernetes":
+            continue  # forwarded upstream (which knows no cluster names), or an error
+        answer = _lookup(objects, route.name, depth, served)
         if answer.kind != "nxdomain":
             return answer
     return Answer("nxdomain", fqdn=name)
 
 
-def _lookup(objects: Objects, fqdn: str, depth: int) -> Answer:
+def _lookup(objects: Objects, fqdn: str, depth: int, served: Served | None) -> Answer:
     suffix = f".svc.{CLUSTER_DOMAIN}"
     if fqdn.endswith(suffix):
         parts = fqdn[: -len(suffix)].split(".")
@@ -46,7 +58,7 @@ def _lookup(objects: Objects, fqdn: str, depth: int) -> Answer:
             svc = objects.services.get(f"{parts[1]}/{parts[0]}")
             if svc is None:
                 return Answer("nxdomain", fqdn=fqdn)
-            return _service_answer(objects, svc, fqdn, depth)
+            return _service_answer(objects, svc, fqdn, depth, served)
         if len(parts) == 3:  # hostname.subdomain.namespace: a headless service's pod
             hostname, subdomain, ns = parts
             for pod in objects.pods.values():
@@ -70,14 +82,16 @@ def _lookup(objects: Objects, fqdn: str, depth: int) -> Answer:
     return Answer("nxdomain", fqdn=fqdn)
 
 
-def _service_answer(objects: Objects, svc: dict, fqdn: str, depth: int) -> Answer:
+def _service_answer(
+    objects: Objects, svc: dict, fqdn: str, depth: int, served: Served | None
+) -> Answer:
     from kubeproof.netsim.services import endpoints
 
     spec = svc.get("spec") or {}
     if spec.get("type") == "ExternalName":
         target = spec.get("externalName", "")
         if depth < 8 and target.endswith(f".{CLUSTER_DOMAIN}"):
-            inner = resolve(objects, target + ".", "default", depth + 1)
+            inner = resolve(objects, target + ".", "default", depth + 1, served)
             if inner.kind != "nxdomain":
                 inner.target = target
                 return inner
