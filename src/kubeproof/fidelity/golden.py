@@ -3,12 +3,17 @@ records and the statuses it writes out, with their times."""
 
 from dataclasses import dataclass, field
 
-from kubeproof.nodesim import admission, eviction, metrics, nodestatus
+from kubeproof.nodesim import admission, eviction, localstorage, metrics, nodestatus
 from kubeproof.nodesim import catalog as catalog_mod
 from kubeproof.nodesim.pod import PodRuntime
 from kubeproof.nodesim.process import FOREVER
 from kubeproof.nodesim.profile import DEFAULT_CAPACITY
-from kubeproof.nodesim.timing import EVICTION_MONITORING_PERIOD, REAL, Timing
+from kubeproof.nodesim.timing import (
+    EVICTION_MONITORING_PERIOD,
+    REAL,
+    VOLUME_STATS_AGG_PERIOD,
+    Timing,
+)
 
 START = 1_000_000.0  # the fake clock's epoch: the pod is bound at START
 
@@ -138,11 +143,11 @@ def simulate(
                 trace.record(now, event)
         if syncing is not None and now >= syncing:
             syncing = now + timing(EVICTION_MONITORING_PERIOD)
-            decision = _synchronize(runtime, capacity, catalog)
+            decision = _synchronize(runtime, capacity, catalog, now, timing)
             for e in decision.events:
                 trace.node_events.append((round(now - START, 3), e.type, e.reason, e.message))
-            if victim := decision.victim:
-                for event in runtime.evict(now, catalog, victim.message, victim.grace):
+            for v in decision.evictions:
+                for event in runtime.evict(now, catalog, v.message, v.grace, v.disruption):
                     trace.record(now, event)
         for event in runtime.advance(now, world, catalog):
             trace.record(now, event)
@@ -164,13 +169,15 @@ def simulate(
     return trace
 
 
-def _synchronize(runtime: PodRuntime, capacity: dict[str, str], catalog) -> eviction.Decision:
-    """One synchronize on a node whose only pod is `runtime` (the kubelet's hook:
-    nodesim/kubelet.py `_synchronize`)."""
+def _synchronize(runtime: PodRuntime, capacity: dict[str, str], catalog, now, timing):
+    """One synchronize on a node whose only pod is `runtime` and whose kubelet started at
+    START (the kubelet's hook: nodesim/kubelet.py `_synchronize`)."""
     usage = eviction.PodUsage(
         runtime.obj,
-        tuple((c, int(m)) for c, _, m in metrics.pod_usage(runtime, catalog) or []),
+        tuple((c, int(m)) for c, _, m in metrics.pod_usage(runtime, catalog, now) or []),
     )
     working_set = int(metrics.SYSTEM_MEMORY) + usage.memory
     active = [] if runtime.rejected or runtime.terminal else [usage]
-    return eviction.synchronize(capacity, working_set, active)
+    period = timing(VOLUME_STATS_AGG_PERIOD)
+    over = localstorage.evictions([runtime] if active else [], now, START, period)
+    return eviction.synchronize(capacity, working_set, active, over)

@@ -30,6 +30,16 @@ def golden_pod(s: Scenario) -> dict:
     return pod
 
 
+def _local_limits(pod: dict) -> bool:
+    """A pod with a local storage limit: its node's eviction manager watches it (every
+    node runs one; golden runs it only where a scenario can be affected)."""
+    spec = pod["spec"]
+    containers = [*spec.get("initContainers", []), *spec["containers"]]
+    limits = [(c.get("resources") or {}).get("limits") or {} for c in containers]
+    sized = [(v.get("emptyDir") or {}).get("sizeLimit") for v in spec.get("volumes") or []]
+    return any("ephemeral-storage" in x for x in limits) or any(sized)
+
+
 def observe_golden(s: Scenario, timing: Timing = REAL) -> Observed:
     pod = golden_pod(s)
     objects = [
@@ -44,7 +54,7 @@ def observe_golden(s: Scenario, timing: Timing = REAL) -> Observed:
         delete_at=None if s.delete_at is None else timing(s.delete_at),
         grace=s.grace,
         node=golden_node(s.node_capacity) if s.node_capacity else None,
-        evict=bool(s.node_capacity),
+        evict=bool(s.node_capacity) or _local_limits(pod),
     )
     events = fold(
         [(t, kind, reason, message, path)

@@ -88,6 +88,15 @@ class Dependency(_Model):
     on_failure: str = Field("unready", pattern="^(unready|crash)$")
 
 
+class DiskWrite(_Model):
+    """A file the process writes once it starts (`size`) and grows while it runs
+    (`perSecond`); where it lands follows the container's mounts (storage.py)."""
+
+    path: str  # absolute path inside the container
+    size: str = "0"  # a quantity, written at start
+    per_second: str = "0"  # a quantity added every second until the process stops
+
+
 class Batch(_Model):
     """A process that ends by itself: a Job's pod, an init container."""
 
@@ -252,6 +261,7 @@ class ImageModel(_Model):
     api_calls: list[ApiCall] = Field(default_factory=list)
     dependencies: list[Dependency] = Field(default_factory=list)
     batch: Batch | None = None  # None: runs until stopped
+    disk: list[DiskWrite] = Field(default_factory=list)  # local storage it writes
     stop_seconds: float = 0.2  # from SIGTERM until it exits (shell images ignore SIGTERM)
     shell: bool = False  # interprets `sh -c` commands such as sleep/exit/echo (busybox)
     # the image's ENTRYPOINT: when empty, a container's `args` alone name the program

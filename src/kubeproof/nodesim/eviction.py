@@ -66,6 +66,9 @@ class Eviction:
     pod: dict
     message: str  # status.message and the `Evicted` event's message
     grace: float  # gracePeriodOverride, seconds
+    # the DisruptionTarget condition: set for node pressure (:431-437), not for a local
+    # storage limit (:546,573,600 pass a nil condition)
+    disruption: bool = True
 
 
 @dataclass(frozen=True)
@@ -73,6 +76,11 @@ class Decision:
     pressure: tuple[str, ...]  # node conditions of the thresholds met now
     events: tuple[Event, ...]  # recorded on the Node
     victim: Eviction | None
+    local: tuple[Eviction, ...] = ()  # pods over a local storage limit (localstorage.py)
+
+    @property
+    def evictions(self) -> tuple[Eviction, ...]:
+        return self.local or ((self.victim,) if self.victim else ())
 
 
 def memory_available(capacity: dict[str, str], working_set: int) -> int:
@@ -156,16 +164,25 @@ def critical(pod: dict) -> bool:
     return _priority(pod) >= SYSTEM_CRITICAL_PRIORITY
 
 
-def synchronize(capacity: dict[str, str], working_set: int, pods: list[PodUsage]) -> Decision:
+def synchronize(
+    capacity: dict[str, str],
+    working_set: int,
+    pods: list[PodUsage],
+    local: tuple[Eviction, ...] = (),
+) -> Decision:
     """EV/eviction_manager.go:248-444 for the memory.available signal. `working_set`: the
-    node's whole working set (its pods' and the system's)."""
+    node's whole working set (its pods' and the system's). `local`: the pods over a local
+    storage limit (localstorage.py); when there are any they are evicted, all of them, and
+    the synchronize ends there, the pressure conditions already noted (:361-367)."""
     if "memory" not in capacity:
-        return Decision((), (), None)
+        return Decision((), (), None, local)
     available = memory_available(capacity, working_set)
     threshold = DEFAULT_EVICTION_HARD[MEMORY_AVAILABLE]
     # EV/helpers.go:943-970 thresholdsMet: met when the threshold quantity exceeds what is available
     if not parse(threshold) > available:
-        return Decision((), (), None)
+        return Decision((), (), None, local)
+    if local:
+        return Decision((_CONDITION[MEMORY_AVAILABLE],), (), None, local)
     resource = _RESOURCE[MEMORY_AVAILABLE]
     # :384 the event of every synchronize that finds a threshold to reclaim; memory has no
     # node-level reclaim (helpers.go buildSignalToNodeReclaimFuncs), so pods go

@@ -16,7 +16,16 @@ from lightkube.types import PatchType, on_error_retry
 from kubeproof.netsim import Network
 from kubeproof.netsim.connect import declared_or_unknown
 from kubeproof.netsim.objects import Pod as NetPod
-from kubeproof.nodesim import access, admission, dependencies, eviction, metrics, shell, timing
+from kubeproof.nodesim import (
+    access,
+    admission,
+    dependencies,
+    eviction,
+    localstorage,
+    metrics,
+    shell,
+    timing,
+)
 from kubeproof.nodesim import catalog as catalog_mod
 from kubeproof.nodesim import nodes as node_mod
 from kubeproof.nodesim.container import API_CHECK_SECONDS
@@ -52,6 +61,7 @@ class Kubelet:
         self.address = record["address"]
         self.version = record["kubernetes_version"]
         self.timing = timing.profile(record.get("timing", "real"))
+        self.started = time.time()  # the stats analyzer's runs count from it (storage.py)
         self.specs = {s.name: s for s in specs}
         self.catalog = catalog
         self.admin = client_for(state_dir / "kubeconfigs" / "nodesim.kubeconfig")
@@ -123,24 +133,27 @@ class Kubelet:
         synchronize every monitoring period; after an eviction, again as soon as the pod is
         cleaned up (or 30 s have passed)."""
         while True:
-            evicted = None
+            evicted: list[PodTask] = []
             if not self.health[node].health.stopped:
                 try:
                     evicted = await self._synchronize(node)
                 except ApiError as exc:
                     log.warning("eviction on %s: %s", node, exc.status.message)
-            if evicted is None:
+            if not evicted:
                 await asyncio.sleep(self.timing(timing.EVICTION_MONITORING_PERIOD))
                 continue
             waited = 0.0  # waitForPodsCleanup (:447-470)
-            while not evicted.runtime.stopped() and waited < timing.POD_CLEANUP_TIMEOUT:
+            while waited < timing.POD_CLEANUP_TIMEOUT and not all(
+                t.runtime.stopped() for t in evicted
+            ):
                 await asyncio.sleep(self.timing(timing.POD_CLEANUP_POLL))
                 waited += timing.POD_CLEANUP_POLL
 
-    async def _synchronize(self, node: str) -> PodTask | None:
+    async def _synchronize(self, node: str) -> list[PodTask]:
         """One synchronize (eviction.py) over the node's pods at their modelled working
-        sets: the pressure it observes feeds the node's conditions (and admission), its
-        event goes on the Node, and the pod it picks is evicted."""
+        sets and local storage (localstorage.py): the pressure it observes feeds the node's
+        conditions (and admission), its event goes on the Node, the pods it picks are
+        evicted."""
         now = time.time()
         tasks = {t.runtime.uid: t for t in self.pods.values() if t.node == node}
         usage = {
@@ -151,23 +164,28 @@ class Kubelet:
             for uid, t in tasks.items()
         }
         working_set = int(metrics.SYSTEM_MEMORY) + sum(u.memory for u in usage.values())
-        active = [  # getAllocatedPods: admitted and not finished
-            usage[uid] for uid, t in tasks.items() if not (t.runtime.rejected or t.runtime.terminal)
+        live = [  # getAllocatedPods: admitted and not finished
+            uid for uid, t in tasks.items() if not (t.runtime.rejected or t.runtime.terminal)
         ]
-        decision = eviction.synchronize(self.specs[node].capacity, working_set, active)
+        period = self.timing(timing.VOLUME_STATS_AGG_PERIOD)
+        over = localstorage.evictions([tasks[u].runtime for u in live], now, self.started, period)
+        capacity = self.specs[node].capacity
+        decision = eviction.synchronize(capacity, working_set, [usage[u] for u in live], over)
         if decision.pressure:
             self.health[node].reporter.pressure(now, decision.pressure)
-        victim = decision.victim
-        task = tasks[victim.pod["metadata"]["uid"]] if victim else None
         for event in decision.events:
             await self.recorders[node].record_node(event)
-        if task is None or victim is None:
-            return None
-        rt = task.runtime
-        for event in rt.evict(now, self.catalog, victim.message, victim.grace):
-            await self.recorders[node].record(rt.obj, event)
-        task.wake.set()  # the pod worker writes the Failed status and stops the containers
-        return task
+        evicted = []
+        for victim in decision.evictions:
+            task = tasks[victim.pod["metadata"]["uid"]]
+            rt = task.runtime
+            for event in rt.evict(
+                now, self.catalog, victim.message, victim.grace, victim.disruption
+            ):
+                await self.recorders[node].record(rt.obj, event)
+            task.wake.set()  # the pod worker writes the Failed status and stops the containers
+            evicted.append(task)
+        return evicted
 
     async def _watch_nodes(self) -> None:
         """Tasks break a node by annotating it (see nodes.SIMULATE_*); the node then

@@ -10,11 +10,13 @@ without kube-proxy.
 
 import datetime as dt
 import re
+import time
 from decimal import Decimal
 
 from lightkube import ApiError, AsyncClient
 from lightkube.codecs import from_dict
 
+from kubeproof.nodesim import storage
 from kubeproof.nodesim.catalog import Catalog
 from kubeproof.nodesim.quantity import parse
 
@@ -40,12 +42,17 @@ def _memory(value: Decimal) -> str:
     return f"{int(value / 1024)}Ki"
 
 
-def pod_usage(pod, catalog: Catalog) -> list[tuple[str, Decimal, Decimal]] | None:
-    """(container, cpu cores, memory bytes) for running containers; None if none runs."""
+def pod_usage(
+    pod, catalog: Catalog, now: float | None = None
+) -> list[tuple[str, Decimal, Decimal]] | None:
+    """(container, cpu cores, memory bytes) for running containers; None if none runs. A
+    container's memory includes what it wrote into a Memory emptyDir: tmpfs pages are
+    charged to the writer's cgroup (storage.py)."""
     running = [c for c in pod.app if c.stage == "running"]
     if not running:
         return None
     notes = pod.obj["metadata"].get("annotations") or {}
+    tmpfs = storage.usage(pod, time.time() if now is None else now).memory
     rows = []
     for container in running:
         model = catalog.resolve(container.image)[2]
@@ -55,7 +62,7 @@ def pod_usage(pod, catalog: Catalog) -> list[tuple[str, Decimal, Decimal]] | Non
             cpu = parse(notes[CPU_ANNOTATION]) / len(running)
         if MEMORY_ANNOTATION in notes:
             memory = parse(notes[MEMORY_ANNOTATION]) / len(running)
-        rows.append((container.name, cpu, memory))
+        rows.append((container.name, cpu, memory + tmpfs.get(container.name, 0)))
     return rows
 
 

@@ -1,7 +1,7 @@
 """A pod on a simulated node: volumes, init containers, sidecars and app containers in the
 kubelet's order, and the pod status (phase, conditions, container statuses) they imply."""
 
-from kubeproof.nodesim import etcfiles, podstatus, termination
+from kubeproof.nodesim import etcfiles, podstatus, storage, termination
 from kubeproof.nodesim.admission import Rejection
 from kubeproof.nodesim.catalog import Catalog
 from kubeproof.nodesim.config import World, volume_error
@@ -49,6 +49,8 @@ class PodRuntime:
         self.deadline_exceeded = False
         self.rejected: Rejection | None = None  # refused at admission: never runs
         self.evicted: str | None = None  # the eviction manager's message (eviction.py)
+        self.disruption = False  # … and whether it sets DisruptionTarget
+        self.disk = storage.PodDisk(obj["metadata"].get("uid", ""))  # files written (storage.py)
         self.grace_override: float | None = None  # the kill's gracePeriodOverride
         self._unrecorded: list[Event] = []
         self.resize = Resize(spec)  # the allocation and any in-place resize (resize.py)
@@ -86,11 +88,14 @@ class PodRuntime:
         self.rejected, self.last_phase = rejection, "Failed"
         self._unrecorded = [Event("Warning", rejection.reason, rejection.message)]
 
-    def evict(self, now: float, catalog: Catalog, message: str, grace: float) -> list[Event]:
+    def evict(
+        self, now: float, catalog: Catalog, message: str, grace: float, disruption: bool = True
+    ) -> list[Event]:
         """pkg/kubelet/eviction/eviction_manager.go:611-633 evictPod: the Warning `Evicted`
         event, then the pod is killed with the override grace period and its status set to
-        Failed / Evicted with a DisruptionTarget condition; the pod object stays."""
-        self.evicted, self.last_phase = message, "Failed"
+        Failed / Evicted, with a DisruptionTarget condition for node pressure (none for a
+        local storage limit); the pod object stays."""
+        self.evicted, self.last_phase, self.disruption = message, "Failed", disruption
         self.grace_override = grace
         return [Event("Warning", "Evicted", message), *self.kill(now, catalog)]
 
@@ -278,7 +283,7 @@ class PodRuntime:
                 del entry["observedGeneration"]
             conditions[entry["type"]] = entry
 
-        if self.evicted and "DisruptionTarget" not in conditions:
+        if self.evicted and self.disruption and "DisruptionTarget" not in conditions:
             put(disruption_condition(self.evicted))
         put({"type": "PodReadyToStartContainers", "status": "True" if self.mounted else "False"})
         put(podstatus.initialized(spec, init, app, phase))

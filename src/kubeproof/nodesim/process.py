@@ -6,7 +6,7 @@ import re
 import shlex
 from dataclasses import dataclass, field
 
-from kubeproof.nodesim import formats
+from kubeproof.nodesim import diskcmd, formats
 from kubeproof.nodesim.catalog import ImageModel
 from kubeproof.nodesim.quantity import parse
 
@@ -26,6 +26,8 @@ class Plan:
     written: dict[str, str] = field(default_factory=dict)
     # the runtime's error when the program cannot be executed at all (StartError)
     start_error: str | None = None
+    # (file, bytes, seconds after start) its script writes with dd/fallocate (storage.py)
+    disk: list[tuple[str, int, float]] = field(default_factory=list)
 
 
 # containerd's CRI StartContainer wraps runc's error (internal/cri/server/container_start.go:
@@ -114,12 +116,13 @@ def _unmet(env_name, file, values, env, files) -> str | None:
 
 def _shell(command: list[str], programs: set[str]) -> Plan:
     """Enough of sh for the commands people give busybox: echo, sleep, exit, true/false,
-    loops that never end, `echo … > FILE` (a termination message), and a program that is not there
-    (`sh: X: not found`, status 127)."""
+    loops that never end, `echo … > FILE` (a termination message), `dd`/`fallocate` filling
+    a file (diskcmd.py), and a program that is not there (`sh: X: not found`, status 127)."""
     text = command[-1] if len(command) >= 3 and command[1] == "-c" else " ".join(command)
     logs: list[str] = []
     seconds = 0.0
     written: dict[str, str] = {}
+    disk: list[tuple[str, int, float]] = []
     if re.search(r"while\s+(true|:)|tail\s+-f|sleep\s+infinity", text):
         echoes = [_echo(s) for s in re.split(r"[;&\n]+", text) if s.strip().startswith("echo")]
         return Plan(logs=[e for e in echoes if e is not None][:1])
@@ -140,20 +143,22 @@ def _shell(command: list[str], programs: set[str]) -> Plan:
                 append = redirect.startswith(">")
                 path = redirect.lstrip(">").strip()
                 written[path] = (written.get(path, "") if append else "") + out + "\n"
+        elif fill := diskcmd.parse(words):
+            disk.append((fill[0], fill[1], seconds))
         elif words[0] == "sleep" and len(words) > 1:
             with contextlib.suppress(ValueError):
                 seconds += float(words[1].rstrip("s"))
         elif words[0] == "exit":
             code = int(words[1]) if len(words) > 1 and words[1].isdigit() else 0
-            return _ended(logs, seconds, code, written)
+            return _ended(logs, seconds, code, written, disk)
         elif words[0] == "false":
-            return _ended(logs, seconds, 1, written)
+            return _ended(logs, seconds, 1, written, disk)
         elif programs and _missing(words[0], programs):
             logs.append(f"sh: {words[0]}: not found")  # busybox ash, status 127
             status = 127
     if seconds >= 3600:
-        return Plan(logs=logs)
-    return _ended(logs, seconds, status, written)
+        return Plan(logs=logs, disk=disk)
+    return _ended(logs, seconds, status, written, disk)
 
 
 # ash's builtins and reserved words: never looked up on PATH
@@ -229,13 +234,14 @@ def _missing(word: str, programs: set[str]) -> bool:
     return word not in programs and word not in _BUILTINS
 
 
-def _ended(logs: list[str], seconds: float, code: int, written: dict[str, str]) -> Plan:
+def _ended(logs: list[str], seconds: float, code: int, written: dict[str, str], disk=()) -> Plan:
     return Plan(
         logs=logs,
         runs_for=seconds,
         exit_code=code,
         reason="Completed" if code == 0 else "Error",
         written=written,
+        disk=list(disk),
     )
 
 

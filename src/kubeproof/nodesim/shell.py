@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from kubeproof.nodesim import diskcmd, storage
 from kubeproof.nodesim.catalog import ImageModel
 from kubeproof.nodesim.container import Container
 
@@ -131,6 +132,8 @@ def _command(
         return Result(
             code=0 if path in files or any(p.startswith(path + "/") for p in files) else 1
         )
+    if name in ("dd", "fallocate") and (fill := diskcmd.parse(argv)):
+        return _fill(name, *fill, container)
     if name in NETWORK:
         if net is None:
             return Result(stderr=f"{name}: network unavailable\n", code=1)
@@ -140,6 +143,30 @@ def _command(
         f'exec: "{argv[0]}": executable file not found in $PATH: unknown\n',
         code=126,
     )
+
+
+def _fill(name: str, path: str, size: int, records: int, container: Container) -> Result:
+    """dd/fallocate writing `size` bytes to `path`: the bytes count as the pod's local
+    storage where the container's mounts put them (storage.py)."""
+    pod = container.owner
+    now = pod.disk.clock()
+    where = storage.target(pod.obj, container.spec, path)
+    if where.kind == "read-only":  # busybox xopen: "can't open '%s'" + strerror
+        return Result(stderr=f"{name}: can't open '{path}': Read-only file system\n", code=1)
+    room = size
+    if where.kind == "tmpfs" and where.capacity is not None:
+        room = max(where.capacity - storage.usage(pod, now).tmpfs.get(where.volume, 0), 0)
+    written, full = min(size, room), room < size
+    if name == "fallocate" and full:  # bb_perror_msg_and_die("fallocate"): nothing allocated
+        return Result(stderr="fallocate: fallocate: No space left on device\n", code=1)
+    pod.disk.write(pod.obj, container, path, written, now)
+    if name == "fallocate":
+        return Result()
+    report = diskcmd.dd_report(written // (size // records) if records else 0, written)
+    if full:
+        error = f"dd: error writing '{path}': No space left on device\n"
+        return Result(stderr=error + report, code=1)
+    return Result(stderr=report)
 
 
 def _url_target(url: str) -> tuple[str, str]:

@@ -38,6 +38,12 @@ MOUNT_BACKOFF_MAX = 122.0
 EVICTION_MONITORING_PERIOD = 10.0
 POD_CLEANUP_TIMEOUT = 30.0
 POD_CLEANUP_POLL = 1.0
+# volume usage (emptyDir) reaches the eviction manager from the stats cache: the analyzer
+# takes a new pod up at its next run, every volumeStatsAggPeriod (pkg/kubelet/apis/config/
+# v1beta1/defaults.go:164-165; pkg/kubelet/server/stats/fs_resource_analyzer.go:70,80-83), and
+# the pod's calculator measures then and again every 1-2 periods (volume_stat_calculator.go
+# :69-74 wait.JitterUntil, jitter factor 1.0, sliding)
+VOLUME_STATS_AGG_PERIOD = 60.0
 # k8s.io/api/core/v1/types.go:3768 (DefaultTerminationGracePeriodSeconds) and
 # pkg/kubelet/kuberuntime/kuberuntime_manager.go:84 (minimumGracePeriodInSeconds)
 DEFAULT_GRACE = 30.0
