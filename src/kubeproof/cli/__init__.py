@@ -13,7 +13,18 @@ import sys
 import typer
 
 from kubeproof import __version__
-from kubeproof.cli import agents, cluster, evidence, fidelity, mcp, net, run, setup, tasks
+from kubeproof.cli import (
+    agents,
+    cluster,
+    evidence,
+    fidelity,
+    mcp,
+    net,
+    run,
+    runs,
+    setup,
+    tasks,
+)
 from kubeproof.cli.output import err
 from kubeproof.errors import KubeproofError
 
@@ -31,6 +42,7 @@ app.add_typer(net.app, name="net")
 app.add_typer(tasks.app, name="tasks")
 app.add_typer(evidence.app, name="evidence")
 app.add_typer(agents.app, name="agents")
+app.add_typer(runs.app, name="runs")
 app.command("setup")(setup.setup)
 app.command("run")(run.run)
 app.command("version")(setup.version)
