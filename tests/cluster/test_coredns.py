@@ -22,7 +22,7 @@ def test_coredns_serves_cluster_dns_and_its_loss_breaks_resolution(sim):
     for p in pods:
         assert p["status"]["phase"] == "Running"
         assert [c["ready"] for c in p["status"]["containerStatuses"]] == [True]
-    table = sim.kubectl("get", "pods", "-n", "kube-system").stdout
+    table = sim.kubectl("get", "pods", "-n", "kube-system", "-l", "k8s-app=kube-dns").stdout
     assert table.count("1/1     Running") == 2
     svc = sim.kubectl("get", "svc", "-n", "kube-system", "kube-dns").stdout
     assert "10.96.0.10" in svc and "53/UDP,53/TCP,9153/TCP" in svc

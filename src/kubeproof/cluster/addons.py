@@ -4,18 +4,20 @@ dns.go:105-170 with coreDNSReplicas = 2 (dns.go:51), the image of images.go:44-6
 constants.go:372 CoreDNSVersion, the DNS IP the tenth of the service range
 (constants.go GetDNSIP) and the cluster domain cluster.local).
 
+And kube-proxy (kubeproxy.py), the addon phase's other half.
+
 Created once, at a cold start before the golden snapshot is taken, so every warm cluster
 restores them (still Pending: the snapshot is taken before any node registers) and the
-scheduler places the two pods on the simulated nodes as they become ready. kube-proxy is
-not installed: the simulated nodes have no iptables to program (netsim routes Services),
-and its DaemonSet pods would change what `kubectl drain` does on every node.
+scheduler places the two CoreDNS pods on the simulated nodes as they become ready, while
+the DaemonSet controller gives every node its kube-proxy pod.
 """
 
 from lightkube import ApiError, Client
 from lightkube.codecs import load_all_yaml
-from lightkube.resources.apps_v1 import Deployment
+from lightkube.resources.apps_v1 import DaemonSet, Deployment
 from lightkube.resources.core_v1 import Pod
 
+from kubeproof.cluster import kubeproxy
 from kubeproof.netsim.objects import CLUSTER_DOMAIN, DNS_SERVICE_IP
 
 COREDNS_VERSION = "v1.14.2"  # cmd/kubeadm/app/constants/constants.go:372
@@ -237,13 +239,14 @@ spec:
 
 # the ServiceAccounts the add-ons create in kube-system (their workloads' own identities,
 # not a controller's: the simulated pods make no requests of their own)
-ADDON_ACCOUNTS = ("coredns",)
+ADDON_ACCOUNTS = ("coredns", "kube-proxy")
 
 
-def install(client: Client) -> None:
+def install(client: Client, version: str) -> None:
     """Create the CoreDNS objects in kubeadm's order (dns.go createCoreDNSAddon: ConfigMap,
-    RBAC, Deployment, Service; the order does not matter to the apiserver)."""
-    for obj in load_all_yaml(COREDNS):
+    RBAC, Deployment, Service; the order does not matter to the apiserver), then
+    kube-proxy's (proxy.go EnsureProxyAddon)."""
+    for obj in load_all_yaml(COREDNS + "\n---\n" + kubeproxy.manifests(version)):
         try:
             client.create(obj)
         except ApiError as exc:
@@ -280,3 +283,17 @@ def dns_unready(client: Client, nodes: int) -> list[str]:
             ):
                 return []
     return [f"deployment kube-system/coredns available ({want} replicas)"]
+
+
+def proxy_unready(client: Client) -> list[str]:
+    """Empty once every node's kube-proxy pod is available (the DaemonSet tolerates every
+    taint, so each registered node gets one)."""
+    try:
+        ds = client.get(DaemonSet, "kube-proxy", namespace="kube-system")
+    except ApiError:
+        return ["daemonset kube-system/kube-proxy"]
+    status = ds.status
+    want = status.desiredNumberScheduled if status else 0
+    if want and (status.numberAvailable or 0) >= want:
+        return []
+    return [f"daemonset kube-system/kube-proxy available on every node ({want})"]

@@ -8,7 +8,7 @@ from lightkube import ApiError, Client
 from lightkube.resources.core_v1 import ConfigMap, Namespace, Node, ServiceAccount
 from lightkube.resources.rbac_authorization_v1 import ClusterRole, ClusterRoleBinding
 
-from kubeproof.cluster.addons import dns_unready
+from kubeproof.cluster.addons import dns_unready, proxy_unready
 
 SYSTEM_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
 
@@ -19,7 +19,7 @@ def missing_bootstrap(client: Client, ca: Path, nodes: tuple[str, ...] = ()) -> 
     missing = _unready_nodes(client, nodes)
     if nodes and not missing:
         # trials must not start with cluster DNS down (addons.py)
-        missing += dns_unready(client, len(nodes))
+        missing += dns_unready(client, len(nodes)) + proxy_unready(client)
     try:
         client.get(ClusterRole, "cluster-admin")
         client.get(ClusterRoleBinding, "system:kube-controller-manager")

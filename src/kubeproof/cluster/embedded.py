@@ -21,7 +21,7 @@ from typing import Self
 import yaml
 from lightkube.codecs import from_dict
 
-from kubeproof.cluster import addons, snapshot
+from kubeproof.cluster import addons, snapshot, staticpods
 from kubeproof.cluster.addresses import release, reserve, wait_ports_released
 from kubeproof.cluster.audit import write_policy
 from kubeproof.cluster.base import Cluster
@@ -96,7 +96,11 @@ class EmbeddedCluster(Cluster):
         self.warm = warm
         self.attached = attached
         self.timeout = timeout
-        self.profile = nodes if isinstance(nodes, NodeProfile) else NodeProfile.workers(nodes)
+        profile = nodes if isinstance(nodes, NodeProfile) else NodeProfile.workers(nodes)
+        if profile.nodes and profile.control_plane is None:
+            # a kubeadm cluster's nodes include the control plane's (profile.py)
+            profile = profile.model_copy(update={"control_plane": True})
+        self.profile = profile
         self.node_specs = self.profile.expand()
         self.images = images
         self.timing = timing_profile(timing).name  # the simulated kubelet's timing profile
@@ -207,6 +211,11 @@ class EmbeddedCluster(Cluster):
         if record.nodes:
             stems += ["nodesim", *(f"node-{n}" for n in record.nodes)]
             layout.node_profile.write_text(yaml.safe_dump(self.profile.model_dump(mode="json")))
+            if self.profile.control_plane:
+                pods = staticpods.manifests(
+                    self.components(), layout, record.address, record.kubernetes_version
+                )
+                staticpods.write(layout.static_pods, pods)
             if self.images:
                 shutil.copyfile(self.images, layout.images)
         for stem in stems:
@@ -253,11 +262,12 @@ class EmbeddedCluster(Cluster):
             self._wait_bootstrap()
 
     def _install_addons(self) -> None:
-        """CoreDNS as kubeadm installs it (addons.py); its pods are awaited so the
-        snapshot holds them, not whatever the ReplicaSet controller had made by then."""
+        """CoreDNS and kube-proxy as kubeadm installs them (addons.py); CoreDNS's pods are
+        awaited so the snapshot holds them, not whatever the ReplicaSet controller had made
+        by then."""
         deadline = time.monotonic() + self.timeout
         with self.client(timeout=5) as client:
-            addons.install(client)
+            addons.install(client, self.record.kubernetes_version)
             while not addons.pods_created(client):
                 self._deadline_check(deadline, "the CoreDNS pods")
                 time.sleep(0.05)

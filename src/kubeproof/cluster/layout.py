@@ -37,6 +37,11 @@ class Layout:
         return self.root / "nodes.yaml"
 
     @property
+    def static_pods(self) -> Path:
+        """The control-plane node's staticPodPath (cluster/staticpods.py)."""
+        return self.root / "manifests"
+
+    @property
     def images(self) -> Path:
         """Behaviour models added to the shipped catalog for this cluster."""
         return self.root / "images.yaml"

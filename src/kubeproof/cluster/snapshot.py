@@ -21,7 +21,7 @@ from kubeproof.cluster.health import ssl_context
 from kubeproof.cluster.layout import Layout
 from kubeproof.cluster.versions import versions
 
-FORMAT = 2  # 2: with the CoreDNS addon (addons.py)
+FORMAT = 3  # 2: with the CoreDNS addon (addons.py); 3: with kube-proxy (kubeproxy.py)
 PLACEHOLDER_PEER = "https://127.0.0.1:2380"
 
 

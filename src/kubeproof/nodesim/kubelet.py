@@ -3,6 +3,7 @@ Leases, and drives each pod bound to them through its PodRuntime, writing pod st
 Events with the node's own credentials (so the Node authorizer and NodeRestriction apply)."""
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
@@ -24,6 +25,7 @@ from kubeproof.nodesim import (
     localstorage,
     metrics,
     shell,
+    staticpods,
     timing,
 )
 from kubeproof.nodesim import catalog as catalog_mod
@@ -76,6 +78,21 @@ class Kubelet:
         self._next_ip = {name: 2 for name in self.specs}
         self.registered = False
         self.health = {name: node_mod.NodeState(name) for name in self.specs}
+        # the control-plane node's static pods (staticpods.py); a mirror pod deleted through
+        # the API leaves its static pod running: its runtime waits here for the new mirror
+        self.mirrors = {
+            name: staticpods.MirrorPods(
+                self.clients[name], self.admin, name, state_dir / "manifests"
+            )
+            for name, spec in self.specs.items()
+            if spec.control_plane
+        }
+        self.static_runtimes: dict[tuple[str, str], PodRuntime] = {}
+        for name in self.mirrors:
+            self.images[name] |= {
+                catalog_mod.canonical(i) for i in staticpods.preloaded_images(self.version)
+            }
+        self.mirrors_changed = asyncio.Event()
 
     def pod_runtime(self, uid: str) -> PodRuntime | None:
         task = self.pods.get(uid)
@@ -103,8 +120,26 @@ class Kubelet:
         self.registered = True
         evictions = [self._eviction_manager(name) for name in self.specs]
         await asyncio.gather(
-            world, self._leases(), self._watch_pods(), self._watch_nodes(), *evictions
+            world,
+            self._leases(),
+            self._watch_pods(),
+            self._watch_nodes(),
+            self._keep_mirror_pods(),
+            *evictions,
         )
+
+    async def _keep_mirror_pods(self) -> None:
+        """Mirror pods exist while their static pods run: created at start, created again
+        at once when one is deleted, and checked on every sync period."""
+        while self.mirrors:
+            for mirrors in self.mirrors.values():
+                try:
+                    await mirrors.ensure()
+                except ApiError as exc:
+                    log.warning("mirror pods of %s: %s", mirrors.node, exc.status.message)
+            self.mirrors_changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.mirrors_changed.wait(), timeout=LEASE_RENEW_SECONDS)
 
     async def _leases(self) -> None:
         """Each node's Lease renewal and status round, every 10 s, and its kubelet events;
@@ -205,6 +240,12 @@ class Kubelet:
             if node not in self.specs:
                 continue
             uid = pod["metadata"]["uid"]
+            mirrors = self.mirrors.get(node)
+            mirrored = mirrors is not None and mirrors.owns(pod)
+            if mirrored and (op == "DELETED" or "deletionTimestamp" in pod["metadata"]):
+                self._park_static(uid, pod)  # the static pod runs on (staticpods.py)
+                self.mirrors_changed.set()
+                continue
             if op == "DELETED":
                 self._forget(uid)
                 continue
@@ -219,7 +260,23 @@ class Kubelet:
             elif task.runtime.resize.desired_differs(pod["spec"]):
                 task.wake.set()  # HandlePodUpdates: a resize (kubelet.go:2927-2939)
 
+    def _park_static(self, uid: str, pod: dict) -> None:
+        task = self.pods.pop(uid, None)
+        if task is None:
+            return
+        if task.task:
+            task.task.cancel()
+        key = (pod["metadata"]["namespace"], pod["metadata"]["name"])
+        self.static_runtimes[key] = task.runtime
+
     def _start(self, pod: dict, node: str) -> None:
+        key = (pod["metadata"]["namespace"], pod["metadata"]["name"])
+        if (runtime := self.static_runtimes.pop(key, None)) is not None:
+            runtime.obj = pod  # the new mirror pod of a static pod that kept running
+            task = PodTask(runtime, node)
+            task.task = asyncio.create_task(self._drive(task))
+            self.pods[pod["metadata"]["uid"]] = task
+            return
         index = self.specs[node].index
         if pod["spec"].get("hostNetwork"):
             ip = self.address  # podIPs are the node's hostIPs (kubelet_pods.go:2024-2031)

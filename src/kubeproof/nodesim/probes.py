@@ -28,11 +28,12 @@ def check(
         port = resolve_port(get.get("port"), container)
         scheme = get.get("scheme", "HTTP").lower()
         path = get.get("path", "/")
-        url = f"{scheme}://{pod_ip}:{port}{path}"
+        host = get.get("host") or pod_ip  # the probe's host, else the pod IP (request.go)
+        url = f"{scheme}://{host}:{port}{path}"
         if port is None:  # pkg/probe/http/request.go:51, pkg/probe/util.go:50-57
             raise ProbeError(f"port {get.get('port')} not found")
         if not serving or port not in served:
-            return f'Get "{url}": dial tcp {pod_ip}:{port}: connect: connection refused'
+            return f'Get "{url}": dial tcp {host}:{port}: connect: connection refused'
         healthy = set(model.health) or {"/"}
         if path.split("?")[0] not in healthy:
             return "HTTP probe failed with statuscode: 404"

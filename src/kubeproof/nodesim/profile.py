@@ -18,6 +18,18 @@ from kubeproof.errors import KubeproofError
 
 DEFAULT_CAPACITY = {"cpu": "4", "memory": "16Gi", "pods": "110", "ephemeral-storage": "100Gi"}
 
+# A kubeadm cluster's first node runs the control plane: `kubeadm init`'s mark-control-plane
+# phase labels it and taints it NoSchedule (cmd/kubeadm/app/phases/markcontrolplane/
+# markcontrolplane.go; constants.go LabelNodeRoleControlPlane, LabelExcludeFromExternalLB,
+# ControlPlaneTaint), and its kubelet runs the static pods (cluster/staticpods.py). The
+# node gets the first pod CIDR, 10.244.0.0/24, as the first node to register does.
+CONTROL_PLANE_NODE = "control-plane"
+CONTROL_PLANE_ROLE = "node-role.kubernetes.io/control-plane"
+CONTROL_PLANE_LABELS = {
+    CONTROL_PLANE_ROLE: "",
+    "node.kubernetes.io/exclude-from-external-load-balancers": "",
+}
+
 
 class Taint(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -51,6 +63,7 @@ class NodeSpec(BaseModel):
     taints: list[Taint]
     capacity: dict[str, str]
     unschedulable: bool = False
+    control_plane: bool = False  # runs the static pods of the cluster's staticPodPath
 
     @property
     def pod_cidr(self) -> str:
@@ -60,6 +73,9 @@ class NodeSpec(BaseModel):
 class NodeProfile(BaseModel):
     model_config = ConfigDict(extra="forbid")
     nodes: list[NodeGroup] = Field(default_factory=list)
+    # the control-plane node beside the groups' nodes; embedded clusters turn it on when
+    # the profile has any node (a profile may say false to leave it out)
+    control_plane: bool | None = None
 
     @classmethod
     def workers(cls, count: int) -> "NodeProfile":
@@ -69,21 +85,17 @@ class NodeProfile(BaseModel):
 
     def expand(self) -> list[NodeSpec]:
         specs: list[NodeSpec] = []
+        if self.control_plane:
+            specs.append(_control_plane())
         for group in self.nodes:
             for name in group.names():
-                labels = {
-                    "kubernetes.io/hostname": name,
-                    "kubernetes.io/os": "linux",
-                    "kubernetes.io/arch": "amd64",
-                    "beta.kubernetes.io/os": "linux",
-                    "beta.kubernetes.io/arch": "amd64",
-                }
+                labels = _base_labels(name)
                 if group.zone:
                     labels["topology.kubernetes.io/zone"] = group.zone
                 specs.append(
                     NodeSpec(
                         name=name,
-                        index=len(specs) + 1,
+                        index=len(specs) + (0 if self.control_plane else 1),
                         labels=labels | group.labels,
                         taints=group.taints,
                         capacity=DEFAULT_CAPACITY | group.capacity,
@@ -94,6 +106,27 @@ class NodeProfile(BaseModel):
         if len(set(names)) != len(names):
             raise KubeproofError(f"node profile names a node twice: {sorted(names)}")
         return specs
+
+
+def _base_labels(name: str) -> dict[str, str]:
+    return {
+        "kubernetes.io/hostname": name,
+        "kubernetes.io/os": "linux",
+        "kubernetes.io/arch": "amd64",
+        "beta.kubernetes.io/os": "linux",
+        "beta.kubernetes.io/arch": "amd64",
+    }
+
+
+def _control_plane() -> NodeSpec:
+    return NodeSpec(
+        name=CONTROL_PLANE_NODE,
+        index=0,
+        labels=_base_labels(CONTROL_PLANE_NODE) | CONTROL_PLANE_LABELS,
+        taints=[Taint(key=CONTROL_PLANE_ROLE, effect="NoSchedule")],
+        capacity=dict(DEFAULT_CAPACITY),
+        control_plane=True,
+    )
 
 
 def load(path: Path) -> NodeProfile:
