@@ -342,7 +342,7 @@ nodes:
             n["metadata"]["name"]: n
             for n in json.loads(cluster.kubectl("get", "nodes", "-o", "json").stdout)["items"]
         }
-        assert sorted(nodes) == ["gpu", "worker-1", "worker-2"]
+        assert sorted(nodes) == ["control-plane", "gpu", "worker-1", "worker-2"]
         assert nodes["worker-1"]["metadata"]["labels"]["disktype"] == "ssd"
         assert nodes["gpu"]["metadata"]["labels"]["topology.kubernetes.io/zone"] == "zone-b"
         assert nodes["gpu"]["status"]["allocatable"]["nvidia.com/gpu"] == "2"

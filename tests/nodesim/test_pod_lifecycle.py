@@ -19,7 +19,7 @@ pytestmark = pytest.mark.cluster
 
 def test_nodes_are_ready_with_capacity_and_leases(sim):
     nodes = json.loads(sim.kubectl("get", "nodes", "-o", "json").stdout)["items"]
-    assert sorted(n["metadata"]["name"] for n in nodes) == ["node-1", "node-2"]
+    assert sorted(n["metadata"]["name"] for n in nodes) == ["control-plane", "node-1", "node-2"]
     for node in nodes:
         ready = [c for c in node["status"]["conditions"] if c["type"] == "Ready"]
         assert ready[0]["status"] == "True"
