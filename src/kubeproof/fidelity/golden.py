@@ -27,6 +27,12 @@ class StaticWorld:
             (o["kind"], o["metadata"].get("namespace", "default"), o["metadata"]["name"]): o
             for o in objects or []
         }
+        self.updated_at: dict[tuple[str, str, str], float] = {}
+
+    def update(self, obj: dict, at: float) -> None:
+        """The object replaced at `at` (the watch event the simulator's cache would see)."""
+        key = (obj["kind"], obj["metadata"].get("namespace", "default"), obj["metadata"]["name"])
+        self.objects[key], self.updated_at[key] = obj, at
 
     def secret(self, namespace: str, name: str) -> dict | None:
         return self.objects.get(("Secret", namespace, name))
@@ -41,7 +47,7 @@ class StaticWorld:
         return self.objects.get(("Node", "default", name))
 
     def changed_at(self, kind: str, namespace: str, name: str) -> float:
-        return 0.0  # nothing changes during a golden scenario
+        return self.updated_at.get((kind, namespace, name), 0.0)  # 0: as created
 
 
 def golden_node(capacity: dict[str, str] | None = None, **spec) -> dict:
@@ -62,6 +68,7 @@ class Trace:
     statuses: list[tuple[float, dict]] = field(default_factory=list)  # t, status when it changed
     gone_at: float | None = None  # a deleted pod: when the kubelet removed it
     node_events: list[tuple[float, str, str, str]] = field(default_factory=list)  # on the Node
+    logs: dict[str, list[tuple[float, str]]] = field(default_factory=dict)  # container's run
 
     def record(self, now: float, event) -> None:
         self.events.append((round(now - START, 3), event.type, event.reason, event.message))
@@ -111,6 +118,7 @@ def simulate(
     others: list[dict] | None = None,
     pressure: tuple[str, ...] = (),
     evict: bool = False,
+    updates: list[tuple[float, dict]] = (),
 ) -> Trace:
     """Drive the pod as the kubelet's pod worker does — advance at each due time — for
     `until` seconds, recording every event and every status change. `delete_at`: the pod
@@ -131,7 +139,11 @@ def simulate(
     deleting = None if delete_at is None else START + delete_at
     syncing = START if evict else None  # the eviction manager's next synchronize
     capacity = (node or golden_node())["status"]["capacity"]
+    pending = sorted(((START + at, obj) for at, obj in updates), key=lambda u: u[0])
     while now <= START + until:
+        while pending and pending[0][0] <= now:
+            world.update(pending[0][1], pending[0][0])
+            pending.pop(0)
         if deleting is not None and now >= deleting and not runtime.stopping:
             meta = pod["metadata"]
             meta["deletionTimestamp"] = "deleted"
@@ -159,6 +171,8 @@ def simulate(
             trace.gone_at = round(now - START, 3)
             break
         due = runtime.next_at()
+        if pending:
+            due = min(due, pending[0][0])
         if deleting is not None and not runtime.stopping:
             due = min(due, deleting)
         if syncing is not None and not (runtime.terminal and runtime.stopped()):
@@ -166,6 +180,7 @@ def simulate(
         if due == FOREVER:
             break
         now = max(due, now + 1e-3)
+    trace.logs = {c.name: [(round(t - START, 3), line) for t, line in c.logs] for c in runtime.app}
     return trace
 
 

@@ -47,6 +47,7 @@ class Observed:
     statuses: list[tuple[float, dict]]  # (seconds from start, status) as it changed
     gone_at: float | None
     values: dict[str, str]  # placeholder values: pod, namespace, uid, podIP
+    logs: dict[str, list[str]] = field(default_factory=dict)  # container -> its log lines
 
 
 def fold(events: list[tuple[float, str, str, str, str | None]]) -> list[ObservedEvent]:
@@ -329,10 +330,28 @@ class Judge:
         got = self.o.gone_at
         self.add("pod removed at", target, got, self.time_ok(target, got))
 
+    def logs(self) -> None:
+        """Each container's expected lines, in order, in its log (times not judged: a log
+        line carries none unless asked, and CoreDNS's reload ticks are jittered)."""
+        position: dict[str, int] = {}
+        for i, want in enumerate(self.s.expect.logs):
+            lines = self.o.logs.get(want.container, [])
+            start = position.get(want.container, 0)
+            found = next(
+                (j for j in range(start, len(lines)) if self.text_ok(want, lines[j])), None
+            )
+            expected = self.text_expected(want)
+            if found is None:
+                self.add(f"log[{i}] {want.container}", expected, None, False)
+                continue
+            position[want.container] = found + 1
+            self.add(f"log[{i}] {want.container}", expected, lines[found], True)
+
     def run(self) -> list[Check]:
         self.events()
         self.statuses()
         self.gone()
+        self.logs()
         return self.checks
 
 

@@ -189,7 +189,13 @@ def observe_live(s: Scenario, kubectl: Kubectl, timing: Timing = REAL) -> Observ
             end = timing(s.until) + live_slack(timing(s.until))  # the end's window
             delete_at = None if s.delete_at is None else timing(s.delete_at)
             deleted = False
+            updates = sorted(s.updates, key=lambda u: u.at)
             while watch.since_start() < end and watch.gone_at is None:
+                while updates and watch.since_start() >= timing(updates[0].at):
+                    obj = updates.pop(0).object
+                    body = {"apiVersion": "v1", **obj}
+                    body["metadata"] = {**obj["metadata"], "namespace": namespace}
+                    kubectl.run("replace", "-f", "-", input=json.dumps(body))
                 if delete_at is not None and not deleted and watch.since_start() >= delete_at:
                     args = ["delete", "pod", s.pod_name, "-n", namespace, "--wait=false"]
                     if s.grace is not None:
@@ -200,11 +206,16 @@ def observe_live(s: Scenario, kubectl: Kubectl, timing: Timing = REAL) -> Observ
         finally:
             watch.stop()
         events = _events(kubectl, namespace, s.pod_name, created)
+        logs = {
+            c: kubectl.run("logs", s.pod_name, "-c", c, "-n", namespace).stdout.splitlines()
+            for c in {want.container for want in s.expect.logs}
+        }
         status_ip = next((st.get("podIP") for _, st in reversed(watch.statuses) if st), None)
         return Observed(
             events=events,
             statuses=watch.statuses,
             gone_at=watch.gone_at,
+            logs=logs,
             values={
                 "pod": s.pod_name,
                 "namespace": namespace,

@@ -55,6 +55,13 @@ def observe_golden(s: Scenario, timing: Timing = REAL) -> Observed:
         grace=s.grace,
         node=golden_node(s.node_capacity) if s.node_capacity else None,
         evict=bool(s.node_capacity) or _local_limits(pod),
+        updates=[
+            (
+                timing(u.at),
+                {**u.object, "metadata": {**u.object["metadata"], "namespace": GOLDEN_NAMESPACE}},
+            )
+            for u in s.updates
+        ],
     )
     events = fold(
         [(t, kind, reason, message, path)
@@ -64,6 +71,7 @@ def observe_golden(s: Scenario, timing: Timing = REAL) -> Observed:
         events=events,
         statuses=trace.statuses,
         gone_at=trace.gone_at,
+        logs={name: [line for _, line in lines] for name, lines in trace.logs.items()},
         values={
             "pod": s.pod_name,
             "namespace": GOLDEN_NAMESPACE,

@@ -94,8 +94,24 @@ class StatusExpect(_Strict):
     conditions: dict[str, ConditionExpect] = {}
 
 
+class LogExpect(Text):
+    """A line of the container's log (its current run, as `kubectl logs` shows it); the
+    lines expected of one container are an ordered subsequence of its log."""
+
+    container: str
+
+
+class Update(_Strict):
+    """One of the scenario's objects replaced `at` seconds after the pod's start (a
+    ConfigMap edited while the pod runs)."""
+
+    at: float = Field(ge=0)
+    object: dict[str, Any]
+
+
 class Expect(_Strict):
     events: list[EventExpect] = []  # an ordered subsequence of the pod's events
+    logs: list[LogExpect] = []
     absent: list[EventExpect] = []  # events that must not appear
     status: list[StatusExpect] = []
     ever: list[StatusExpect] = []  # shown by some status during the run (no `at`)
@@ -133,6 +149,7 @@ class Scenario(_Strict):
     until: float = Field(gt=0)
     delete_at: float | None = Field(None, alias="deleteAt", ge=0)
     grace: int | None = Field(None, ge=0)
+    updates: list[Update] = []
     expect: Expect
     file: str = ""  # set by the loader
 
@@ -177,6 +194,15 @@ class Scenario(_Strict):
             raise ValueError("a scenario must run live, golden or both")
         if self.node_capacity and self.live:
             raise ValueError("nodeCapacity is golden-only (live: false)")
+        return self
+
+    @model_validator(mode="after")
+    def _updates(self):
+        known = {(o["kind"], o["metadata"]["name"]) for o in self.objects}
+        for u in self.updates:
+            key = (u.object.get("kind"), (u.object.get("metadata") or {}).get("name"))
+            if key not in known:
+                raise ValueError(f"update of {key[0]} {key[1]}: not one of the objects")
         return self
 
     @model_validator(mode="after")

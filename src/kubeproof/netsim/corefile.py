@@ -182,7 +182,9 @@ def parse(
             block.directives.setdefault(name, []).append(args)
             block.tokens.setdefault(name, []).extend(used)
         if braced:
-            if pos >= len(toks):
+            # closeCurlyBrace checks the current token: at EOF that is the last one, so a
+            # block whose last directive swallowed its `}` still closes (parse.go:425-430)
+            if pos >= len(toks) and toks[-1].text != "}":
                 last = toks[-1]
                 raise CorefileError(
                     f"{filename}:{last.line} - Syntax error: Unexpected token "

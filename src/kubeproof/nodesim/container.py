@@ -9,10 +9,11 @@ from `timing.py` scaled by the cluster's timing profile.
 """
 
 import hashlib
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from kubeproof.nodesim import hooks, probes, termination
+from kubeproof.nodesim import formats, hooks, probes, termination
 from kubeproof.nodesim.catalog import Catalog, canonical
 from kubeproof.nodesim.config import ConfigError, World, resolve_env
 from kubeproof.nodesim.expansion import command_and_args
@@ -86,6 +87,8 @@ class Container(ImagePulling):
     model: object = None  # the ImageModel it was created from
     api_checked_at: float = 0.0
     _failing_logged: str | None = None
+    # a config file the running process re-reads (CoreDNS's reload plugin): what it serves
+    reload: object = None
 
     @property
     def name(self) -> str:
@@ -134,7 +137,12 @@ class Container(ImagePulling):
             # appearing does not by itself resync the pod
             self.next_at = now + self.timing(SYNC_ERROR_REQUEUE)
             return [self._event("Warning", "Failed", f"Error: {exc}")]
-        self.files = ContainerFiles(lambda: pod.obj, self.spec, world, [pod.ip], now)
+        # the files' clock: `now` advancing with real time (a golden run's fake epoch does
+        # not make reads walk through decades of volume syncs)
+        offset = now - time.time()
+        self.files = ContainerFiles(
+            lambda: pod.obj, self.spec, world, [pod.ip], now, lambda: time.time() + offset
+        )
         _, _, model = catalog.resolve(self.image)
         assert model is not None
         self.model = model
@@ -155,6 +163,9 @@ class Container(ImagePulling):
         self.sync_error = self.hook_error = self.hook_until = None
         if self.plan.start_error:
             return self._start_failed(now, self.plan.start_error)
+        self.reload = None
+        if self.plan.runs_for == FOREVER:
+            self.reload = formats.reloader(model, self.files, now, self.timing, self.container_id)
         self.stage = "running"
         self.started = "startupProbe" not in self.spec
         self.ready = False
@@ -205,6 +216,10 @@ class Container(ImagePulling):
         if now >= exit_at:
             self.logs += [(exit_at, line) for line in self.plan.exit_logs]
             return self._exit(exit_at, self.plan.exit_code, self.plan.reason)
+        if self.reload is not None:  # it re-reads the file as the container sees it then
+            self.logs += self.reload.advance(
+                now, lambda at: self.files.read_at(self.reload.path, at)
+            )
         if self.failing != self._failing_logged:
             self._failing_logged = self.failing
             if self.failing:
@@ -225,8 +240,12 @@ class Container(ImagePulling):
         serving_at = self.started_at + model.startup_seconds
         if now < serving_at:
             upcoming.append(serving_at)  # it starts answering then: ready without a probe
-        if model.api_calls or model.dependencies:
+        if (model.api_calls or model.dependencies) and self.api_checked_at:
+            # the kubelet's next check (none yet: it checks at the next sync anyway; a
+            # golden run checks none, and a due time in the past would spin it)
             upcoming.append(self.api_checked_at + API_CHECK_SECONDS)
+        if self.reload is not None:
+            upcoming.append(self.reload.next_at)
         self.next_at = min(upcoming)
         return events
 

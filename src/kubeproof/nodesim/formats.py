@@ -1,10 +1,13 @@
 """Config files a behaviour model parses at start (`requires: [{file: …, format: …}]`): a
 file that is there but does not parse stops the process with the parser's own message, and
-start-up lines may quote the file (`{sha512:/path}`: the hex SHA-512 of its bytes)."""
+start-up lines may quote the file (`{sha512:/path}`: the SHA-512 CoreDNS logs for it). A
+format may also be re-read while the process runs (a Corefile with `reload`)."""
 
 import re
 
 from kubeproof.netsim import corefile
+from kubeproof.nodesim.corefilereload import CorefileReload
+from kubeproof.nodesim.timing import Timing
 
 # format name -> check(text, path): None when it parses, else the line the program exits with
 FORMATS = {"corefile": corefile.check}
@@ -21,3 +24,13 @@ def error(need, files: dict[str, str]) -> str | None:
 
 def render(lines: list[str], files: dict[str, str]) -> list[str]:
     return [_SHA512.sub(lambda m: corefile.sha512(files.get(m[1], "")), line) for line in lines]
+
+
+def reloader(model, files, at: float, timing: Timing, seed: str) -> CorefileReload | None:
+    """The live re-reading of the model's Corefile, if it requires one (CoreDNS)."""
+    for need in model.requires if model is not None else []:
+        if need.format == "corefile" and need.file:
+            text = files.read_at(need.file, at) if hasattr(files, "read_at") else None
+            if text is not None:
+                return CorefileReload(need.file, text, at, timing, seed)
+    return None

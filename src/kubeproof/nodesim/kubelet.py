@@ -387,7 +387,9 @@ class Kubelet:
                 return
 
     def _network_view(self, rt: PodRuntime) -> tuple[Network, NetPod]:
-        net = Network.from_objects(self.world.network_objects(), listening=self._listens)
+        net = Network.from_objects(
+            self.world.network_objects(), listening=self._listens, corefile=self._loaded_corefile
+        )
         me = NetPod(rt.obj | {"status": (rt.obj.get("status") or {}) | {"podIP": rt.ip}})
         return net, me
 
@@ -400,6 +402,15 @@ class Kubelet:
             return None if verdict.allowed else verdict.code
 
         return shell.Net(connect, lambda name: net.lookup(me, name))
+
+    def _loaded_corefile(self, pod: NetPod) -> str | None:
+        """The Corefile a CoreDNS pod's running process has loaded (nodesim/corefilereload.py):
+        cluster DNS answers by it, not by its ConfigMap (netsim/coredns.py)."""
+        rt = self.find_pod(pod.namespace, pod.name)
+        for container in rt.app if rt else []:
+            if container.stage == "running" and container.reload is not None:
+                return container.reload.loaded
+        return None
 
     def _listens(self, pod: NetPod, port: int, protocol: str) -> bool:
         """A destination listens when its model serves the port and it has started."""

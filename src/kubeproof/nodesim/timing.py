@@ -48,6 +48,11 @@ VOLUME_STATS_AGG_PERIOD = 60.0
 # pkg/kubelet/kuberuntime/kuberuntime_manager.go:84 (minimumGracePeriodInSeconds)
 DEFAULT_GRACE = 30.0
 MINIMUM_GRACE = 2.0
+# CoreDNS's reload plugin re-reads its Corefile every 30 s, jittered by up to +/-7.5 s (a 15 s
+# window) per instance (github.com/coredns/coredns v1.14.2 plugin/reload/setup.go:35-66,86-89);
+# `reload INTERVAL JITTER` in the Corefile overrides both (nodesim/corefilereload.py)
+RELOAD_INTERVAL = 30.0
+RELOAD_JITTER = 15.0
 # image pulls: containerd's transfer, modelled as a fixed start plus the image's size over a
 # typical link (a registry is not on loopback; the first pull on a node is not instant)
 PULL_START = 0.4

@@ -77,9 +77,9 @@ class ContainerFiles(Mapping[str, str]):
             if "serviceAccountToken" in p
         ]
 
-    def sync(self) -> None:
-        """Bring the volumes up to the pod's last sync before now."""
-        now, pod = self._clock(), self._pod()
+    def sync(self, now: float | None = None) -> None:
+        """Bring the volumes up to the pod's last sync before now (default: the clock)."""
+        now, pod = self._clock() if now is None else now, self._pod()
         last_sync = self._synced_at
         while self._next_sync <= now:
             last_sync, self._next_sync = self._next_sync, self._next_sync + self._interval()
@@ -96,6 +96,12 @@ class ContainerFiles(Mapping[str, str]):
             return  # a failed remount keeps the files it had (FailedMount, not modelled here)
         self._live = mounted_files(pod, self._spec, self._world, self.tokens, sub_path=False)
         self._synced_at = last_sync
+
+    def read_at(self, path: str, at: float) -> str | None:
+        """The file as the container sees it at `at` (None: not there), for a process that
+        re-reads it on its own schedule (nodesim/corefilereload.py)."""
+        self.sync(at)
+        return (self._live | self._fixed).get(path)
 
     def _all(self) -> dict[str, str]:
         self.sync()
