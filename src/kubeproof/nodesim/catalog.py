@@ -22,7 +22,14 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    model_validator,
+)
 from pydantic.alias_generators import to_camel
 from pydantic_core import core_schema
 
@@ -73,6 +80,20 @@ class ApiCall(_Model):
     subresource: str = ""
     namespace: str | None = None  # None: the pod's namespace; "": cluster-wide
     on_denied: str = Field("unready", pattern="^(unready|crash)$")
+    # the one object it asks for (`get configmaps app-settings`; a list or watch with the
+    # field selector metadata.name=…): the review names it, so a Role's resourceNames
+    # applies. `$(VAR)` takes the container's env, as the kubelet expands command and args
+    name: str | None = None
+    # the line logged when denied (clientlog.py): None, `failed to <verb> <resource>: …`;
+    # "reflector", the klog line of a client-go informer whose list or watch is refused;
+    # else a wording where {error} is client-go's error text
+    log: str | None = None
+
+    @model_validator(mode="after")
+    def _reflector_lists_or_watches(self) -> "ApiCall":
+        if self.log == "reflector" and self.verb not in ("list", "watch"):
+            raise ValueError("log: reflector is for a list or watch call")
+        return self
 
 
 class Dependency(_Model):
@@ -85,7 +106,12 @@ class Dependency(_Model):
     env: str | None = None
     file: str | None = None
     port: int = 80  # when the URL names none
-    on_failure: str = Field("unready", pattern="^(unready|crash)$")
+    # unready: NotReady while unreachable; crash: exits 1; log: keeps running and Ready,
+    # logging `log` at each failed attempt and `recovered` once it answers again
+    on_failure: str = Field("unready", pattern="^(unready|crash|log)$")
+    log: str = "{error}"  # the error line: {target} is host:port, {error} netsim's dial error
+    recovered: str | None = None  # the line once it answers again ({target})
+    retry_seconds: float | None = None  # between logged attempts; None: every check (2 s)
 
 
 class DiskWrite(_Model):

@@ -87,6 +87,8 @@ class Container(ImagePulling):
     model: object = None  # the ImageModel it was created from
     api_checked_at: float = 0.0
     _failing_logged: str | None = None
+    # (container id, index) → dependencies.Attempts of a `log`-mode dependency
+    dependency_attempts: dict = field(default_factory=dict)
     # a config file the running process re-reads (CoreDNS's reload plugin): what it serves
     reload: object = None
 

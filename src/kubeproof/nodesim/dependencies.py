@@ -2,6 +2,7 @@
 the live objects, and the line a client library would log when it does not."""
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from kubeproof.netsim import Network
@@ -56,3 +57,29 @@ def failure(net: Network, pod: Pod, where: str) -> str | None:
     if verdict.code in ("no-endpoints", "not-listening"):
         return f"dial tcp {where}: connect: connection refused"
     return f"dial tcp {where}: i/o timeout"
+
+
+def wording(dep: Dependency, where: str, error: str) -> str:
+    """The model's error line for a failed attempt on `where`."""
+    return dep.log.replace("{target}", where).replace("{error}", error)
+
+
+@dataclass
+class Attempts:
+    """A `log`-mode dependency of one container run: the process keeps serving, logs each
+    failed attempt (every check, or every `retrySeconds`) and a line once it answers."""
+
+    failing: bool = False
+    next_at: float = 0.0
+
+    def attempt(self, dep: Dependency, where: str, error: str | None, now: float) -> list[str]:
+        if error is None:
+            was, self.failing = self.failing, False
+            if was and dep.recovered:
+                return [dep.recovered.replace("{target}", where)]
+            return []
+        if self.failing and now < self.next_at:
+            return []  # between the process's own retries
+        self.failing = True
+        self.next_at = now + (dep.retry_seconds or 0.0)
+        return [wording(dep, where, error)]

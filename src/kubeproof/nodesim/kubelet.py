@@ -363,27 +363,36 @@ class Kubelet:
             if now - container.api_checked_at < API_CHECK_SECONDS:
                 continue
             container.api_checked_at = now
-            container.failing = None
+            previous, container.failing = container.failing, None
             if model.dependencies:
-                self._check_dependencies(rt, container, model)
+                self._check_dependencies(rt, container, model, now)
                 if container.failing:
                     continue
             for call in model.api_calls:
-                allowed = await access.allowed(self.admin, rt.obj, call)
+                name = access.object_name(call, container.env)
+                allowed = await access.allowed(self.admin, rt.obj, call, name)
                 if not allowed:
-                    container.failing = access.forbidden_message(rt.obj, call)
+                    container.failing = access.refusal(previous, rt.obj, call, name, now)
                     container.failing_mode = call.on_denied
                     break
 
-    def _check_dependencies(self, rt: PodRuntime, container, model) -> None:
+    def _check_dependencies(self, rt: PodRuntime, container, model, now: float) -> None:
         net, me = self._network_view(rt)
-        for dep in model.dependencies:
+        for index, dep in enumerate(model.dependencies):
             where = dependencies.target(dep, container.env, container.files)
             if where is None:
                 continue  # an unset URL is a `requires` matter, not a network one
             problem = dependencies.failure(net, me, where)
-            if problem:
-                container.failing, container.failing_mode = problem, dep.on_failure
+            if dep.on_failure == "log":  # it keeps serving: only its log tells
+                attempts = container.dependency_attempts.setdefault(
+                    (container.container_id, index), dependencies.Attempts()
+                )
+                container.logs += [
+                    (now, line) for line in attempts.attempt(dep, where, problem, now)
+                ]
+            elif problem:
+                container.failing = dependencies.wording(dep, where, problem)
+                container.failing_mode = dep.on_failure
                 return
 
     def _network_view(self, rt: PodRuntime) -> tuple[Network, NetPod]:
