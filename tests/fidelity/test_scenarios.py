@@ -94,3 +94,36 @@ def test_the_cli_exits_1_when_a_scenario_differs_and_2_on_bad_input(tmp_path):
     done = run_cli("fidelity", "-f", str(bad))
     assert done.returncode == 2 and "bad.yaml" in done.stderr
     assert run_cli("fidelity", "-s", "no-such-scenario").returncode == 2
+
+
+WITH_LOGS = """
+scenarios:
+  - name: two
+    source: pkg/kubelet/kubelet_pods.go:1653
+    objects: [{kind: ConfigMap, metadata: {name: cfg}, data: {k: v1}}]
+    updates: [{at: 5, object: {kind: ConfigMap, metadata: {name: cfg}, data: {k: v2}}}]
+    pod: {spec: {containers: [{name: a, image: "busybox:1.36"}]}}
+    until: 10
+    expect:
+      logs:
+        - {container: a, message: first}
+        - {container: a, match: "sec.*"}
+"""
+
+
+def test_log_lines_are_an_ordered_subsequence_per_container():
+    (scenario,) = parse(WITH_LOGS, "x.yaml")
+    assert scenario.updates[0].at == 5
+
+    def observed(lines: list[str]) -> Observed:
+        return Observed([], [], None, {}, logs={"a": lines})
+
+    assert judge(scenario, observed(["first", "x", "second"]), live=False, timing=REAL).ok
+    result = judge(scenario, observed(["second", "first"]), live=False, timing=REAL)
+    assert [c.matched for c in result.checks] == [True, False]
+
+
+def test_an_update_must_replace_one_of_the_objects():
+    other = WITH_LOGS.replace("metadata: {name: cfg}, data: {k: v2}", "metadata: {name: other}")
+    with pytest.raises(ScenarioError, match="not one of the objects"):
+        parse(other, "x.yaml")
