@@ -92,6 +92,7 @@ class Written:
     at: float
     per_second: float = 0.0
     until: float | None = None
+    writer: str = ""  # the container that wrote it (tmpfs pages are charged to it)
 
     def bytes_at(self, t: float) -> int:
         if t < self.at:
@@ -128,7 +129,8 @@ class PodDisk:
         nothing)."""
         where = target(pod, container.spec, path)
         if where.kind in ("emptyDir", "tmpfs"):
-            self.exec_files[("volume:" + where.volume, path)] = Written(path, size, now)
+            key = ("volume:" + where.volume, path)
+            self.exec_files[key] = Written(path, size, now, writer=container.name)
         elif where.kind == "layer":
             self.exec_files[(container.container_id, path)] = Written(path, size, now)
         return where
@@ -187,6 +189,7 @@ def usage(rt, t: float) -> Usage:
     for (key, path), w in rt.disk.exec_files.items():
         if key.startswith("volume:") and path not in files.get(key[7:], {}):
             files.setdefault(key[7:], {})[path] = w.bytes_at(t)
+            charged.setdefault(key[7:], w.writer)
     for v in rt.obj["spec"].get("volumes") or []:
         empty = v.get("emptyDir")
         if empty is None:
