@@ -68,7 +68,9 @@ def reflector_line(now: float, verb: str, group: str, resource: str, error: str)
     as is (reflector.go:605-616), and DefaultWatchErrorHandler logs it as `Failed to watch`
     (reflector.go:227) through klog's ErrorS: the header (klog internal/buffer/buffer.go:
     117-154), the quoted message, err, then the logger name `UnhandledError` (runtime.go:
-    251, klogr.go:27) before the handler's own keys (klog.go:835-851)."""
+    251, klogr.go:27) before the handler's own keys (klog.go:835-851); the err value is
+    err.Error() strconv-quoted (internal/serialize/keyvalues_slog.go:72-73,
+    keyvalues.go:270-277)."""
     kind = go_type(group, resource)
     err = f"failed to list {kind}: {error}" if verb == "list" else error
     return (
