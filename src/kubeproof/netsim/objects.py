@@ -92,6 +92,8 @@ class Objects:
     slices: dict[str, list[dict]] = field(default_factory=dict)  # service key -> slices
     namespaces: dict[str, dict] = field(default_factory=dict)
     policies: dict[str, list[dict]] = field(default_factory=dict)  # namespace -> policies
+    ingresses: list[dict] = field(default_factory=list)  # networking.k8s.io/v1 (ingress.py)
+    ingress_classes: list[dict] = field(default_factory=list)
 
     @classmethod
     def build(cls, objects: list[dict], virtual_dns: bool = True) -> "Objects":
@@ -114,6 +116,10 @@ class Objects:
             elif kind == "NetworkPolicy":
                 ns = obj["metadata"].get("namespace", "default")
                 index.policies.setdefault(ns, []).append(obj)
+            elif kind == "Ingress":
+                index.ingresses.append(obj)
+            elif kind == "IngressClass":
+                index.ingress_classes.append(obj)
         # namespaces named by objects but not listed still exist, with their automatic label
         for ns in (
             {p.namespace for p in index.pods.values()}
