@@ -47,7 +47,12 @@ def small(binaries_built, tmp_path_factory):
     from kubeproof.nodesim.profile import load
 
     path = tmp_path_factory.mktemp("profile") / "nodes.yaml"
-    path.write_text('nodes:\n  - {name: small, capacity: {cpu: "4", memory: 1Gi, pods: "110"}}\n')
+    # no control-plane node: CoreDNS (which tolerates its taint) must land on `small`, so the
+    # node's working set is known
+    path.write_text(
+        "control_plane: false\n"
+        'nodes:\n  - {name: small, capacity: {cpu: "4", memory: 1Gi, pods: "110"}}\n'
+    )
     with EmbeddedCluster(nodes=load(path)) as cluster:
         yield cluster
 
@@ -64,8 +69,9 @@ def _running(cluster, ns: str, selector: str) -> bool:
 
 
 def test_the_pod_most_over_its_request_is_evicted_and_the_node_reports_pressure(small):
-    # CoreDNS (2 x 16Mi, system-cluster-critical: never evicted) and `quiet` (12Mi under its
-    # 64Mi request) run first, so the node's working set is known: 300Mi system + 32Mi + 12Mi
+    # CoreDNS (2 x 16Mi, system-cluster-critical: never evicted), kube-proxy (22Mi,
+    # system-node-critical) and `quiet` (12Mi under its 64Mi request) run first, so the node's
+    # working set is known: 300Mi system + 32Mi + 22Mi + 12Mi
     wait_for(lambda: _running(small, "kube-system", "k8s-app=kube-dns"), 90, what="CoreDNS")
     small.kubectl("apply", "-n", "default", "-f", "-", input=QUIET)
     quiet = lambda: get(small, "pod", "quiet", "default")["status"].get("phase") == "Running"  # noqa: E731
@@ -78,9 +84,9 @@ def test_the_pod_most_over_its_request_is_evicted_and_the_node_reports_pressure(
 
     pod = wait_for(evicted, 60, what="hog evicted")
     status = pod["status"]
-    # available = 1Gi - (300Mi + 32Mi + 12Mi + 650Mi) = 30Mi
+    # available = 1Gi - (300Mi + 32Mi + 22Mi + 12Mi + 650Mi) = 8Mi
     message = (
-        "The node was low on resource: memory. Threshold quantity: 100Mi, available: 30Mi. "
+        "The node was low on resource: memory. Threshold quantity: 100Mi, available: 8Mi. "
         "Container app was using 650Mi, request is 64Mi, has larger consumption of memory. "
     )
     assert (status["phase"], status["message"]) == ("Failed", message)
