@@ -107,6 +107,8 @@ def spawn(
 
 
 def group_members(pgid: int) -> list[psutil.Process]:
+    if pgid <= 0:  # no group recorded (a start that died before its first process)
+        return []
     members = []
     for proc in psutil.process_iter(["pid"]):
         try:
@@ -118,7 +120,13 @@ def group_members(pgid: int) -> list[psutil.Process]:
 
 
 def stop_group(pgid: int, refs: list[ProcessRef], timeout: float = 10.0) -> None:
-    """SIGTERM the group, then SIGKILL whatever is left after `timeout` seconds."""
+    """SIGTERM the group, then SIGKILL whatever is left after `timeout` seconds.
+
+    A record without a group (pgid 0) has nothing to stop: os.killpg(0, …) would signal the
+    caller's own process group (the user's shell, a test run), and some processes report
+    pgid 0 (those whose group leader lies outside this PID namespace)."""
+    if pgid <= 0:
+        return
     live = [r for r in refs if r.alive()]
     if not live and not group_members(pgid):
         return
