@@ -36,7 +36,6 @@ FILE_SOURCE = "file"  # pkg/kubelet/types/pod_update.go FileSource
 NOEXECUTE_TOLERATION = {"operator": "Exists", "effect": "NoExecute"}  # common.go:92-97
 
 
-
 def preloaded_images(version: str) -> list[str]:
     """What `kubeadm init` pulls onto the control-plane node before it starts anything
     (preflight: cmd/kubeadm/app/images/images.go:96-126 GetControlPlaneImages, with
