@@ -6,6 +6,7 @@ import pytest
 
 from kubeproof.netsim import Network, ingress
 from kubeproof.netsim.http import nginx_page, request
+from kubeproof.nodesim import shell
 from tests.netsim.builders import netpol, pod, service
 
 CTRL_IMAGE = "registry.k8s.io/ingress-nginx/controller:v1.15.1"
@@ -211,3 +212,43 @@ def test_policy_from_the_controller_pod_applies():
 def test_request_to_a_plain_service_is_the_server_itself():
     answer = request(Network.from_objects(_cluster()), "shop/client", "http://web.shop/")
     assert answer.status == 200 and answer.body is None
+
+
+def _tools(net: Network, me: str) -> shell.Net:
+    def get(url, host):
+        answer = request(net, me, url, host)
+        if answer.status is None:
+            return answer.verdict.code, None, None
+        return None, answer.status, answer.body
+
+    return shell.Net(lambda w: net.connect(me, w).code, lambda n: net.lookup(me, n), get)
+
+
+@pytest.mark.parametrize(
+    ("argv", "stdout", "stderr", "code"),
+    [
+        (["wget", "-qO-", "--header", "Host: shop.example", URL], "ok\n", "", 0),
+        (["wget", "-qO-", URL, "--header=Host: shop.example"], "ok\n", "", 0),
+        (
+            ["wget", "-qO-", URL + "nope"],
+            "",
+            "wget: server returned error: HTTP/1.1 404 Not Found\n",
+            1,
+        ),
+        (
+            ["wget", "-O", "-", URL + "nope"],
+            "",
+            "Connecting to ingress-nginx-controller.ingress-nginx:80\n"
+            "wget: server returned error: HTTP/1.1 404 Not Found\n",
+            1,
+        ),
+        (["curl", "-s", URL + "nope"], nginx_page(404), "", 0),
+        (["curl", "-sf", URL], "", "curl: (22) The requested URL returned error: 404\n", 22),
+        (["curl", "-s", "-H", "Host: shop.example", URL], "ok\n", "", 0),
+    ],
+)
+def test_busybox_wget_and_curl_through_the_controller(argv, stdout, stderr, code):
+    result = shell._network(
+        argv[0], argv[1:], _tools(Network.from_objects(_cluster()), "shop/client")
+    )
+    assert (result.stdout, result.stderr, result.code) == (stdout, stderr, code)

@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
+from kubeproof.cli import addons
 from kubeproof.cli.output import Format, console, emit
 from kubeproof.cluster import EmbeddedCluster
 from kubeproof.cluster.addresses import release, wait_ports_released
@@ -29,6 +30,8 @@ app = typer.Typer(
     "processes, each on its own loopback address).",
     no_args_is_help=True,
 )
+
+app.add_typer(addons.app, name="addons")  # optional addons (ingress-nginx)
 
 OUTPUT = typer.Option(Format.text, "--output", "-o", help="Output format.")
 UNHEALTHY = 4

@@ -15,6 +15,7 @@ from lightkube.resources.core_v1 import Node, Pod
 from lightkube.types import PatchType, on_error_retry
 
 from kubeproof.netsim import Network
+from kubeproof.netsim import http as nethttp
 from kubeproof.netsim.connect import declared_or_unknown
 from kubeproof.netsim.objects import Pod as NetPod
 from kubeproof.nodesim import (
@@ -22,6 +23,7 @@ from kubeproof.nodesim import (
     admission,
     dependencies,
     eviction,
+    ingressstatus,
     localstorage,
     metrics,
     shell,
@@ -119,8 +121,18 @@ class Kubelet:
         await metrics.register(self.admin, self.address, node_mod.KUBELET_PORT)
         self.registered = True
         evictions = [self._eviction_manager(name) for name in self.specs]
+        # ingress-nginx's status syncer, for the controller pods these nodes run
+        ingress = ingressstatus.StatusSyncer(
+            self,
+            AsyncClient(
+                KubeConfig.from_file(self.state_dir / "kubeconfigs" / "nodesim.kubeconfig"),
+                trust_env=False,
+                field_manager="nginx-ingress-controller",
+            ),
+        )
         await asyncio.gather(
             world,
+            ingress.run(),
             self._leases(),
             self._watch_pods(),
             self._watch_nodes(),
@@ -410,7 +422,13 @@ class Kubelet:
             verdict = net.connect(me, where)
             return None if verdict.allowed else verdict.code
 
-        return shell.Net(connect, lambda name: net.lookup(me, name))
+        def get(url: str, host: str | None) -> tuple[str | None, int | None, str | None]:
+            answer = nethttp.request(net, me, url, host)  # through an ingress controller too
+            if answer.status is None:
+                return answer.verdict.code, None, None
+            return None, answer.status, answer.body
+
+        return shell.Net(connect, lambda name: net.lookup(me, name), get)
 
     def _loaded_corefile(self, pod: NetPod) -> str | None:
         """The Corefile a CoreDNS pod's running process has loaded (nodesim/corefilereload.py):

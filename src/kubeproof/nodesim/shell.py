@@ -32,6 +32,63 @@ class Net:
     connect: Callable[[str], str | None]  # host:port -> None, or a netsim verdict code
     # name -> ("ok", addresses), ("nxdomain", []) or ("timeout", []): no DNS server answers
     lookup: Callable[[str], tuple[str, list[str]]]
+    # GET url with a Host header (None: the URL's) -> (netsim verdict code or None, HTTP
+    # status, body); a status other than 200 comes from an ingress controller (netsim/http.py)
+    http: Callable[[str, str | None], tuple[str | None, int | None, str | None]] | None = None
+
+
+# options of busybox wget and curl that take a value (so it is not read as the URL)
+VALUED = {
+    "wget": {"-O", "-o", "-P", "-T", "-t", "-U", "-Y", "--header", "--user-agent", "--post-data"},
+    "curl": {
+        "-H",
+        "-o",
+        "-X",
+        "-d",
+        "-m",
+        "-w",
+        "-A",
+        "-u",
+        "--header",
+        "--max-time",
+        "--connect-timeout",
+        "--data",
+        "--request",
+        "--output",
+        "--write-out",
+    },
+}
+HTTP_REASONS = {
+    404: "Not Found",
+    502: "Bad Gateway",
+    503: "Service Temporarily Unavailable",
+    504: "Gateway Time-out",
+}
+
+
+def _http_args(name: str, args: list[str]) -> tuple[list[str], str | None, set[str]]:
+    """(URLs, the Host header given, flags) of a wget or curl command line."""
+    urls, host, flags = [], None, set()
+    words = iter(args)
+    for word in words:
+        option, eq, value = word.partition("=")
+        if word.startswith("--") and eq:
+            pass
+        elif word in VALUED[name]:
+            option, value = word, next(words, "")
+        elif word.startswith("-") and len(word) > 2 and word[:2] in VALUED[name]:
+            option, value = word[:2], word[2:]  # -H'Host: x'
+        elif word.startswith("-") and word != "-":
+            flags |= {word} | {f"-{c}" for c in word[1:] if not word.startswith("--")}
+            continue
+        elif word != "-":  # `-O -`'s value when -O came bundled (-qO -)
+            urls.append(word)
+            continue
+        else:
+            continue
+        if option in ("-H", "--header") and value.lower().startswith("host:"):
+            host = value.split(":", 1)[1].strip()
+    return urls, host, flags
 
 
 def environment(
@@ -202,14 +259,20 @@ def _network(name: str, args: list[str], net: Net) -> Result:
         return Result(code=1)
     if name == "ping":
         return Result(stderr="ping: permission denied (are you root?)\n", code=1)
-    urls = [a for a in operands if a not in ("O-", "-")]
+    urls, header_host, flags = _http_args(name, args)
     if not urls:
         return Result(stderr=f"{name}: missing URL\n", code=1)
     host, where = _url_target(urls[-1])
-    code = net.connect(where)
+    status, body = 200, None
+    if net.http is not None:
+        code, status, body = net.http(urls[-1], header_host)
+    else:
+        code = net.connect(where)
+    if code is None and status != 200:
+        return _http_error(name, status or 0, body or "", where, flags)
     if name == "curl":
         if code is None:
-            return Result("ok\n")
+            return Result(body if body is not None else "ok\n")
         if code in ("nxdomain", "dns-blocked"):
             return Result(stderr=f"curl: (6) Could not resolve host: {host}\n", code=6)
         if code in ("no-endpoints", "not-listening"):
@@ -221,7 +284,7 @@ def _network(name: str, args: list[str], net: Net) -> Result:
             )
         return Result(stderr="curl: (28) Connection timed out after 5001 milliseconds\n", code=28)
     if code is None:
-        return Result("ok\n")
+        return Result(body if body is not None else "ok\n")
     if code in ("nxdomain", "dns-blocked"):
         # busybox wget names the URL's host[:port] as written (libbb/xconnect.c str2sockaddr)
         written = urlsplit(urls[-1] if "://" in urls[-1] else f"http://{urls[-1]}").netloc
@@ -233,3 +296,21 @@ def _network(name: str, args: list[str], net: Net) -> Result:
             code=1,
         )
     return Result(stderr=f"Connecting to {where}\nwget: download timed out\n", code=1)
+
+
+def _http_error(name: str, status: int, body: str, where: str, flags: set[str]) -> Result:
+    """An HTTP error status (from an ingress controller). busybox wget stops with `server
+    returned error: <status line>` (networking/wget.c, the default: case after reading the
+    status line), printing `Connecting to` first unless -q; curl prints the page and exits
+    0, or with -f/--fail exits 22 (`The requested URL returned error: <status>`)."""
+    if name == "curl":
+        if "-f" in flags or "--fail" in flags:
+            return Result(
+                stderr=f"curl: (22) The requested URL returned error: {status}\n", code=22
+            )
+        return Result(body)
+    connecting = "" if "-q" in flags or "--quiet" in flags else f"Connecting to {where}\n"
+    reason = HTTP_REASONS.get(status, "")
+    return Result(
+        stderr=f"{connecting}wget: server returned error: HTTP/1.1 {status} {reason}\n", code=1
+    )

@@ -53,6 +53,10 @@ MINIMUM_GRACE = 2.0
 # `reload INTERVAL JITTER` in the Corefile overrides both (nodesim/corefilereload.py)
 RELOAD_INTERVAL = 30.0
 RELOAD_JITTER = 15.0
+# ingress-nginx's status syncer (an optional addon, nodesim/ingressstatus.py) updates the
+# Ingresses' status.loadBalancer when it starts leading and then every UpdateInterval
+# (kubernetes/ingress-nginx v1.15.1 internal/ingress/status/status.go:45,104)
+INGRESS_STATUS_UPDATE_INTERVAL = 60.0
 # image pulls: containerd's transfer, modelled as a fixed start plus the image's size over a
 # typical link (a registry is not on loopback; the first pull on a node is not instant)
 PULL_START = 0.4

@@ -10,7 +10,7 @@ import time
 from lightkube import ALL_NS, AsyncClient
 from lightkube.resources.core_v1 import ConfigMap, Namespace, Node, Secret, Service
 from lightkube.resources.discovery_v1 import EndpointSlice
-from lightkube.resources.networking_v1 import NetworkPolicy
+from lightkube.resources.networking_v1 import Ingress, IngressClass, NetworkPolicy
 from lightkube.types import on_error_retry
 
 # what netsim needs besides pods, which the kubelet's own pod watch supplies
@@ -19,7 +19,11 @@ NETWORK_KINDS = {
     "EndpointSlice": EndpointSlice,
     "Namespace": Namespace,
     "NetworkPolicy": NetworkPolicy,
+    # HTTP through an ingress controller (netsim/ingress.py)
+    "Ingress": Ingress,
+    "IngressClass": IngressClass,
 }
+CLUSTER_SCOPED = ("Namespace", "Node", "IngressClass")
 
 
 class WorldCache:
@@ -38,6 +42,9 @@ class WorldCache:
 
     def services(self) -> list[dict]:
         return [obj for (kind, _, _), obj in self._objects.items() if kind == "Service"]
+
+    def of_kind(self, kind: str) -> list[dict]:
+        return [obj for (k, _, _), obj in self._objects.items() if k == kind]
 
     def node(self, name: str) -> dict | None:
         return self._objects.get(("Node", "", name))
@@ -67,7 +74,7 @@ class WorldCache:
 
     async def _watch(self, client: AsyncClient, resource, kind: str) -> None:
         # list first so pods never see a Secret as missing that merely was not read yet
-        scope = {} if kind in ("Namespace", "Node") else {"namespace": ALL_NS}
+        scope = {} if kind in CLUSTER_SCOPED else {"namespace": ALL_NS}
         async for obj in client.list(resource, **scope):
             self.store("ADDED", kind, obj.to_dict())
         self._pending -= 1

@@ -8,7 +8,9 @@ identity, `kubeproof:nodesim`, is bound to `RULES`: exactly the API calls it mak
 (kubeproof/nodesim: world.py watches, kubelet.py pod and node watches and the
 SubjectAccessReviews behind a workload's API calls in access.py, nodes.py registering a
 Node — NodeRestriction would refuse a kubelet's own node-role labels — and metrics.py
-registering metrics.k8s.io). It never writes a workload, a Secret or RBAC."""
+registering metrics.k8s.io) and, for an ingress-nginx controller pod it runs, the
+status of the Ingresses of its class (ingressstatus.py). It never writes a workload, a
+Secret or RBAC."""
 
 import sys
 
@@ -25,7 +27,14 @@ RULES = [
         "verbs": READ,
     },
     {"apiGroups": ["discovery.k8s.io"], "resources": ["endpointslices"], "verbs": READ},
-    {"apiGroups": ["networking.k8s.io"], "resources": ["networkpolicies"], "verbs": READ},
+    {
+        "apiGroups": ["networking.k8s.io"],
+        "resources": ["networkpolicies", "ingresses", "ingressclasses"],
+        "verbs": READ,
+    },
+    # acting for an ingress-nginx controller pod it runs (nodesim/ingressstatus.py)
+    {"apiGroups": ["networking.k8s.io"], "resources": ["ingresses"], "verbs": ["get"]},
+    {"apiGroups": ["networking.k8s.io"], "resources": ["ingresses/status"], "verbs": ["update"]},
     {"apiGroups": [""], "resources": ["nodes"], "verbs": ["create"]},
     {
         "apiGroups": ["authorization.k8s.io"],
