@@ -129,8 +129,43 @@ def test_requests_through_ingress_nginx(cluster):
     )
     assert status == [{"ip": internal}]
 
+    # the harness's view: `kubeproof net http` and the verifier's http_route
+    routed = run_cli(
+        "net",
+        "http",
+        "--from",
+        f"{NS}/client",
+        "--url",
+        URL + "/app",
+        "--host",
+        "shop.example",
+        "-c",
+        cluster.name,
+    )
+    assert routed.returncode == 0 and "HTTP 200 OK" in routed.stdout, routed.stdout
+    from kubeproof.verify.verifier import Verifier
+
+    with cluster.client() as client:
+        v = Verifier(client)
+        assert v.http_route(f"{NS}/client", URL + "/app", host="shop.example").passed
+        assert v.http_route(f"{NS}/client", URL + "/other", status=404).passed
+        assert not v.http_route(f"{NS}/client", URL + "/other").passed
+
     cluster.kubectl("scale", "deployment", "web", "-n", NS, "--replicas=0")
     wait_for(lambda: "503" in _wget(cluster, "/app").stderr, 60, what="503 with no endpoints")
+    gone = run_cli(
+        "net",
+        "http",
+        "--from",
+        f"{NS}/client",
+        "--url",
+        URL + "/app",
+        "--host",
+        "shop.example",
+        "-c",
+        cluster.name,
+    )
+    assert gone.returncode == 3 and "HTTP 503" in gone.stdout, gone.stdout
     assert _wget(cluster, "/app").stderr.startswith(
         "wget: server returned error: HTTP/1.1 503 Service Temporarily Unavailable\n"
     )

@@ -14,7 +14,8 @@ from kubeproof.cli.output import Format, console, emit
 from kubeproof.errors import KubeproofError
 
 app = typer.Typer(
-    help="Can pod A reach host:port, and if not, why (Services, cluster DNS, NetworkPolicy).",
+    help="Can pod A reach host:port, and if not, why (Services, cluster DNS, NetworkPolicy, "
+    "Ingress).",
     no_args_is_help=True,
 )
 DENIED = 3
@@ -61,6 +62,36 @@ def check(
     if not emit(data, output):
         console.print(verdict.explain(), highlight=False, soft_wrap=True)
     if not verdict.allowed:
+        raise typer.Exit(DENIED)
+
+
+@app.command()
+def http(
+    source: str = typer.Option(..., "--from", help="Source pod as NAMESPACE/POD."),
+    url: str = typer.Option(..., "--url", help="http://HOST[:PORT]/PATH; HOST a name or IP."),
+    host: str = typer.Option(None, "--host", help="The Host header (default: the URL's)."),
+    kubeconfig: Path = KUBECONFIG,
+    cluster: str = CLUSTER,
+    output: Format = OUTPUT,
+) -> None:
+    """GET URL from SOURCE: the connection, and through an ingress-nginx controller the
+    route its Ingresses give (or its 404/503). Exits 3 unless the answer is 200."""
+    from kubeproof.netsim.http import request
+
+    answer = request(_network(kubeconfig, cluster), source, url, host)
+    data = {
+        "from": source,
+        "url": url,
+        "host": host,
+        "status": answer.status,
+        "code": answer.verdict.code,
+        "reason": answer.reason if answer.status else answer.verdict.reason,
+        "upstream": answer.upstream,
+        "steps": answer.verdict.steps + answer.steps,
+    }
+    if not emit(data, output):
+        console.print(answer.explain(), highlight=False, soft_wrap=True)
+    if answer.status != 200:
         raise typer.Exit(DENIED)
 
 

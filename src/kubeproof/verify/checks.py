@@ -191,6 +191,28 @@ def connectivity(ctx: Context, source: str, target: str, allowed: bool = True) -
 
 
 @check
+def http_route(
+    ctx: Context, source: str, url: str, status: int = 200, host: str | None = None
+) -> Result:
+    """netsim over the live objects: GET `url` from the pod `source` (`ns/pod`), with a
+    Host header `host`, answers `status` — through an ingress-nginx controller, the route
+    its Ingresses give, or its 404 (no rule) and 503 (no ready endpoints). A connection
+    that fails has no status and never passes."""
+    from kubeproof.netsim import Network
+    from kubeproof.netsim.http import request
+    from kubeproof.netsim.live import read
+
+    check = f"http_route {source} -> {url}" + (f" (Host: {host})" if host else "")
+    answer = request(Network.from_objects(read(ctx.client)), source, url, host)
+    if answer.status is None:
+        return Result(check, False, f"{answer.verdict.code}: {answer.verdict.reason}")
+    via = f" via {answer.upstream}" if answer.upstream else ""
+    last = (answer.steps or answer.verdict.steps or [""])[-1]
+    reason = f"HTTP {answer.status} {answer.reason}{via}" + (f" ({last})" if last else "")
+    return Result(check, answer.status == status, reason)
+
+
+@check
 def log_contains(
     ctx: Context, namespace: str, pod: str, text: str, container: str | None = None
 ) -> Result:
