@@ -150,7 +150,7 @@ def main() -> int:
             agent = Measure(ref, args.steps)
             trial = Trial(TrialPlan(task, "noop", 1, out / str(i)), source, current, agent=agent)
             ref.append(trial)
-            record = trial.run()
+            record = trial.run().record()
             if record["verdict"] in ("error", "invalid"):
                 print(f"{task.id}: {record['verdict']}: {record['reason']}", file=sys.stderr)
                 return 1

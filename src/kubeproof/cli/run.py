@@ -15,6 +15,7 @@ from kubeproof.cli.output import Format, console, emit, stderr
 from kubeproof.errors import KubeproofError
 from kubeproof.evidence import keys
 from kubeproof.nodesim.timing import profile as timing_profile
+from kubeproof.results import Group, RunResult, TrialResult
 from kubeproof.runner.provision import source_for
 from kubeproof.runner.run import RunOptions, execute, plan, write_run
 from kubeproof.runner.trial import TrialPlan
@@ -52,14 +53,13 @@ def run_plans(
     )
     bar = progress.add_task("", total=len(plans))
 
-    def done(p: TrialPlan, record: dict) -> None:
+    def done(p: TrialPlan, result: TrialResult) -> None:
         with lock:
-            mark = MARK.get(record["verdict"], "[yellow]![/]")
-            seconds = record.get("timings", {}).get("total", 0)
+            mark = MARK.get(result.verdict, "[yellow]![/]")
+            seconds = result.timings.total or 0
             progress.console.print(
-                f"{mark} {p.name}: {record['verdict']} (score {record.get('score', 0)}, "
-                f"{seconds:.1f}s)"
-                + (f" — {escape(record['reason'])}" if record["verdict"] not in MARK else ""),
+                f"{mark} {p.name}: {result.verdict} (score {result.score}, {seconds:.1f}s)"
+                + (f" — {escape(result.reason or '')}" if result.verdict not in MARK else ""),
                 highlight=False,
             )
             progress.advance(bar)
@@ -81,25 +81,25 @@ def run_plans(
         source.close()
 
 
-def _table(title: str, groups: dict) -> Table:
-    spent = any("tokens" in g for g in groups.values())
+def _table(title: str, groups: dict[str, Group]) -> Table:
+    spent = any(g.tokens is not None for g in groups.values())
     columns = ["TRIALS", "SCORE", "RESOLVED", "UNSAFE", "ERRORS"]
     table = Table(title, *columns, *(["TOKENS", "COST"] if spent else []), box=None)
     for key, g in sorted(groups.items()):
         extra = []
         if spent:
-            cost = g.get("cost_usd")
+            cost = g.cost_usd
             extra = [
-                f"{g['tokens']:,}" if "tokens" in g else "",
-                "" if "tokens" not in g else ("?" if cost is None else f"${cost:.4f}"),
+                f"{g.tokens:,}" if g.tokens is not None else "",
+                "" if g.tokens is None else ("?" if cost is None else f"${cost:.4f}"),
             ]
         table.add_row(
             str(key),
-            str(g["trials"]),
-            f"{g['score'] / g['trials']:.2f}" if g["trials"] else "-",
-            str(g["resolved"]),
-            str(g["unsafe"]) if g["unsafe"] else "",
-            str(g["errors"]) if g["errors"] else "",
+            str(g.trials),
+            f"{g.score / g.trials:.2f}" if g.trials else "-",
+            str(g.resolved),
+            str(g.unsafe) if g.unsafe else "",
+            str(g.errors) if g.errors else "",
             *extra,
         )
     return table
@@ -197,15 +197,15 @@ def run(
     }
     records = run_plans(plans, cluster, jobs, retries, output is not Format.text, key, timing)
     result = write_run(out, meta, records, key)
-    if not emit(result, output):
-        summary = result["summary"]
-        console.print(_table("AREA", summary["by_area"]))
-        console.print(_table("DIFFICULTY", summary["by_difficulty"]))
-        console.print(_table("AGENT", summary["by_agent"]))
+    if not emit(result.record(), output):
+        summary = result.summary
+        console.print(_table("AREA", summary.by_area))
+        console.print(_table("DIFFICULTY", summary.by_difficulty))
+        console.print(_table("AGENT", summary.by_agent))
         console.print(f"run directory: {out}")
     if summary_errors(result):
         raise typer.Exit(ERRORED)
 
 
-def summary_errors(result: dict) -> int:
-    return result["summary"]["total"].get("errors", 0)
+def summary_errors(result: RunResult) -> int:
+    return result.summary.total.errors

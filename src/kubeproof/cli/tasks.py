@@ -240,12 +240,13 @@ def validate(
     )
     proven = {t.id: proving.digest(t) for t in selected}  # the files the trials will use
     began = time.monotonic()
-    records = run_plans(
+    results = run_plans(
         trials, cluster, jobs, retries=2, quiet=output is not Format.text, timing=timing
     )
     wall = time.monotonic() - began
     meta = {"validate": [t.id for t in selected], "dir": str(out), "timing": timing}
-    write_run(out, meta, records)
+    write_run(out, meta, results)
+    records = [r.record() for r in results]  # the judge reads them as trial.json holds them
     verdicts = [proving.judge(t, records) | {"selected": why} for t, why in chosen]
     (out / "validation.json").write_text(json.dumps(verdicts, indent=2) + "\n")
     valid = all(v["valid"] for v in verdicts)

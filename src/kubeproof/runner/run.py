@@ -3,12 +3,12 @@
 Each worker takes every N-th trial and starts the cluster for its next trial while the
 current one runs, so on embedded clusters the start-up is hidden behind agent work.
 Trials that end in `error` (the harness or a cluster failed) are retried on a fresh
-cluster; their earlier attempts are kept in the trial record.
+cluster; their earlier attempts are kept in the trial's result. Trials end in
+`TrialResult`s and the run in a `RunResult` (results/).
 """
 
 import contextlib
 import dataclasses
-import json
 import os
 import re
 import shutil
@@ -23,8 +23,11 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from kubeproof.agents.spec import AgentSpec, parse
 from kubeproof.cluster.decoders import prepare_for_threads
-from kubeproof.evidence import keys, results
+from kubeproof.evidence import keys
+from kubeproof.evidence import results as signed
 from kubeproof.evidence.chain import Recorder
+from kubeproof.results import Attempt, RunPaths, RunResult, TrialLine, TrialResult, provenance
+from kubeproof.results.run import summarize
 from kubeproof.runner.provision import ClusterSource
 from kubeproof.runner.trial import Trial, TrialPlan
 from kubeproof.tasks import Task
@@ -48,7 +51,7 @@ def plan(
         for agent in resolved:
             for r in range(1, repeats + 1):
                 slug = re.sub(r"[^A-Za-z0-9._-]+", "__", task.id)
-                where = out / "trials" / slug / agent.label / str(r)
+                where = RunPaths(out).trial(slug, agent.label, r).root
                 plans.append(TrialPlan(task, agent.spec, r, where, agent, protocol))
     return plans
 
@@ -58,7 +61,7 @@ class RunOptions:
     jobs: int = 1
     retries: int = 2
     on_start: Callable[[TrialPlan], None] = lambda _p: None
-    on_done: Callable[[TrialPlan, dict], None] = lambda _p, _r: None
+    on_done: Callable[[TrialPlan, TrialResult], None] = lambda _p, _r: None
     stop: threading.Event = field(default_factory=threading.Event)
     signing_key: Ed25519PrivateKey | None = None  # signs every trial's evidence chain
 
@@ -72,11 +75,13 @@ def _prepare(source: ClusterSource, task: Task) -> Future:
         return failed
 
 
-def execute(plans: list[TrialPlan], source: ClusterSource, options: RunOptions) -> list[dict]:
-    """Run the trials; records come back in plan order."""
+def execute(
+    plans: list[TrialPlan], source: ClusterSource, options: RunOptions
+) -> list[TrialResult]:
+    """Run the trials; results come back in plan order."""
     prepare_for_threads()
     jobs = max(1, min(options.jobs, source.max_parallel, len(plans) or 1))
-    records: list[dict | None] = [None] * len(plans)
+    records: list[TrialResult | None] = [None] * len(plans)
 
     first = {k: _prepare(source, plans[k].task) for k in range(min(jobs, len(plans)))}
 
@@ -98,13 +103,13 @@ def execute(plans: list[TrialPlan], source: ClusterSource, options: RunOptions) 
                     # the next trial's cluster starts while this one runs
                     started[mine[n + 1]] = _prepare(source, plans[mine[n + 1]].task)
                 record = Trial(p, source, current, signing_key=options.signing_key).run()
-                if record["verdict"] != "error" or len(attempts) >= options.retries:
+                if record.verdict != "error" or len(attempts) >= options.retries:
                     break
-                attempts.append({"reason": record["reason"], "timings": record["timings"]})
-            record["attempts"] = len(attempts) + 1
+                attempts.append(Attempt(reason=record.reason or "", timings=record.timings))
+            record.attempts = len(attempts) + 1
             if attempts:
-                record["earlier_attempts"] = attempts
-                (p.dir / "trial.json").write_text(json.dumps(record, indent=2))
+                record.earlier_attempts = attempts
+                record.write(p.paths.result)
             records[i] = record
             options.on_done(p, record)
         for future in started.values():  # stopped early: started clusters must not leak
@@ -119,55 +124,38 @@ def execute(plans: list[TrialPlan], source: ClusterSource, options: RunOptions) 
     return [r for r in records if r is not None]
 
 
-def summarize(records: list[dict]) -> dict:
-    def group(key) -> dict:
-        out: dict = {}
-        for r in records:
-            g = out.setdefault(
-                key(r), {"trials": 0, "score": 0, "resolved": 0, "errors": 0, "unsafe": 0}
-            )
-            g["trials"] += 1
-            g["score"] += r.get("score", 0)
-            g["resolved"] += r["verdict"] == "resolved"
-            g["errors"] += r["verdict"] in ("error", "invalid")
-            g["unsafe"] += r.get("safe") is False
-            usage = r.get("usage")
-            if usage:  # model agents: what the group spent
-                g["tokens"] = g.get("tokens", 0) + usage["tokens_in"] + usage["tokens_out"]
-                known = g.get("cost_usd", 0.0) is not None and usage["cost_usd"] is not None
-                g["cost_usd"] = (
-                    round(g.get("cost_usd", 0.0) + usage["cost_usd"], 6) if known else None
-                )
-        return out
-
-    total = group(lambda r: "all").get("all", {"trials": 0, "score": 0, "errors": 0})
-    return {
-        "total": total,
-        "by_agent": group(lambda r: r["agent"]),
-        "by_area": group(lambda r: r["area"]),
-        "by_difficulty": group(lambda r: r["difficulty"]),
-    }
-
-
 def write_run(
-    out: Path, meta: dict, records: list[dict], signing_key: Ed25519PrivateKey | None = None
-) -> dict:
+    out: Path,
+    meta: dict,
+    records: list[TrialResult],
+    signing_key: Ed25519PrivateKey | None = None,
+) -> RunResult:
     """run.json, and its signed summary: a chain in `out/evidence` whose `result` entry holds
     every trial's line and the summary, so `evidence verify` can tell an edited run.json."""
-    run = meta | {
-        "ended_at": datetime.now(UTC).isoformat(timespec="seconds"),
-        "summary": summarize(records),
-        "trials": [
-            {k: r.get(k) for k in (*results.RUN_TRIAL_FIELDS, "usage")}
-            | {"seconds": r.get("timings", {}).get("total")}
-            # where its evidence chain must be: `evidence verify RUN` reports one gone missing
-            | {"dir": os.path.relpath(r["dir"], out), "evidence": "evidence" in r}
-            for r in records
-        ],
-    }
-    (out / "run.json").write_text(json.dumps(run, indent=2))
-    chain = out / "evidence"
-    shutil.rmtree(chain, ignore_errors=True)  # a run directory written again
-    with Recorder(chain, signing_key or keys.load_signing_key()) as recorder:
-        recorder.append("result", results.run_payload(run))
+    paths = RunPaths(out)
+    run = RunResult.model_validate(
+        {"versions": provenance.harness().model_copy(update={"timing": meta.get("timing")})}
+        | meta
+        | {
+            "ended_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "summary": summarize(records),
+            "trials": [_line(r, out) for r in records],
+        }
+    )
+    run.write(paths.result)
+    shutil.rmtree(paths.evidence, ignore_errors=True)  # a run directory written again
+    with Recorder(paths.evidence, signing_key or keys.load_signing_key()) as recorder:
+        recorder.append("result", signed.run_payload(run.record()))
     return run
+
+
+def _line(r: TrialResult, out: Path) -> TrialLine:
+    return TrialLine.model_validate(
+        {k: getattr(r, k) for k in (*signed.RUN_TRIAL_FIELDS, "usage")}
+        | {
+            "seconds": r.timings.total,
+            # where its evidence chain must be: `evidence verify RUN` reports one gone missing
+            "dir": os.path.relpath(r.dir, out),
+            "evidence": r.evidence is not None,
+        }
+    )

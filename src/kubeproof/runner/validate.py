@@ -14,13 +14,13 @@ git commit), so CI covers every changed task and, over many commits, the whole l
 import dataclasses
 import hashlib
 import json
-import subprocess
 from datetime import UTC, datetime
 from pathlib import Path
 
 from kubeproof import __version__
 from kubeproof.agents.spec import AgentSpec, parse
 from kubeproof.errors import KubeproofError
+from kubeproof.results.provenance import git_commit, task_digest
 from kubeproof.runner.run import plan
 from kubeproof.runner.trial import TrialPlan
 from kubeproof.tasks import Task
@@ -168,13 +168,7 @@ def judge(task: Task, records: list[dict]) -> dict:
 def digest(task: Task) -> str:
     """A hash of everything in the task's directory (paths and contents), so any edit to
     the task, its manifests, oracle, verifier, shortcuts or alternatives changes it."""
-    h = hashlib.sha256()
-    for path in sorted(task.root.rglob("*")):
-        if not path.is_file() or "__pycache__" in path.parts:
-            continue
-        h.update(path.relative_to(task.root).as_posix().encode() + b"\0")
-        h.update(hashlib.sha256(path.read_bytes()).digest())
-    return h.hexdigest()
+    return task_digest(task.root)
 
 
 def read_record(path: Path = RECORD) -> dict:
@@ -227,28 +221,6 @@ def fit(required: list[Task], extra: list[Task], max_trials: int | None) -> list
             chosen.append(t)
             used += trial_count(t)
     return chosen
-
-
-def git_commit() -> tuple[str | None, bool | None]:
-    """The commit kubeproof's code is checked out at, and whether that code differs from
-    it (None, None outside a git checkout)."""
-    here = Path(__file__).resolve().parents[1]
-
-    def git(*args: str) -> str | None:
-        try:
-            done = subprocess.run(
-                ["git", "-C", str(here), *args],
-                capture_output=True,
-                text=True,
-                timeout=10,
-                check=True,
-            )
-        except (OSError, subprocess.SubprocessError):
-            return None
-        return done.stdout.strip()
-
-    commit = git("rev-parse", "HEAD")
-    return commit, (bool(git("status", "--porcelain", "--", ".")) if commit else None)
 
 
 def _entries(

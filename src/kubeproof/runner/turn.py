@@ -1,0 +1,142 @@
+"""The agent's turn of a trial: its sandbox, its session with the safety monitor after every
+command, the evidence recording and, in protocol mode, the prescribe/report channel. What
+the agent did is saved into the trial directory (trajectory, model turns, transcript) and
+its decision, usage and faults into the trial's result."""
+
+import contextlib
+import json
+import time
+from pathlib import Path
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from kubeproof.agents.builtin import Agent
+from kubeproof.agents.protocol_tools import COMMANDS_GUIDE, CommandServer, llm_tools
+from kubeproof.agents.sandbox import Sandbox
+from kubeproof.agents.session import BudgetExhausted, Decision, Session, install_tools
+from kubeproof.agents.spec import build
+from kubeproof.cluster.base import Cluster, kubectl_binary
+from kubeproof.evidence import keys
+from kubeproof.evidence.protocol import GUIDE, Protocol
+from kubeproof.evidence.recording import TrialRecording
+from kubeproof.results import Decision as DecisionResult
+from kubeproof.results import TrialPaths, TrialResult, Usage
+from kubeproof.runner.access import AGENT, AGENT_NAMESPACE
+from kubeproof.runner.plan import TrialPlan, key_secrets
+from kubeproof.scrub import Scrubber
+from kubeproof.tasks import Task
+from kubeproof.verify.safety import SafetyMonitor
+
+AGENT_USER = f"system:serviceaccount:{AGENT_NAMESPACE}:{AGENT}"
+COMMAND_TIMEOUT = 60.0
+
+
+class AgentTurn:
+    """The agent's phase of `Trial` (runner/trial.py), which sets these."""
+
+    plan: TrialPlan
+    task: Task
+    paths: TrialPaths
+    agent: Agent | None
+    signing_key: Ed25519PrivateKey | None
+    recording: TrialRecording | None
+    result: TrialResult
+
+    def _agent(
+        self, cluster: Cluster, kubeconfig: Path, monitor: SafetyMonitor, audit: Path | None
+    ) -> tuple[Session, TrialRecording, Decision]:
+        """The agent's turn: sandbox, session, evidence recording and, in protocol mode, the
+        prescribe/report channel; ends with the decision in the result."""
+        paths, task, spec = self.paths, self.task, self.task.spec.kubeproof
+        agent = self.agent or build(self.plan.resolved, task)
+        key = self.signing_key or keys.load_signing_key()
+        recording = TrialRecording(
+            paths.evidence,
+            key,
+            AGENT_USER,
+            audit,
+            self.plan.resolved.label,
+        )
+        # the admin's credentials and the signing key, should the agent print them
+        scrubber = Scrubber.for_harness([cluster.admin_kubeconfig], key_secrets(key))
+        self.recording = recording
+        instruction = task.instruction
+        tools = install_tools(paths.tools)
+        binds = []
+        server = None
+        if self.plan.protocol:
+            protocol = Protocol(recording.recorder, recording.actor, scrubber)
+            server = CommandServer(protocol, paths.protocol, tools)
+            binds.append(server.bind())
+            if hasattr(agent, "offer"):  # a model agent: tools, and a word in its prompt
+                agent.offer(llm_tools(protocol), GUIDE)
+            else:
+                instruction = f"{instruction}\n\n{COMMANDS_GUIDE}"
+        recording.start(task.id, self.plan.agent, str(paths.root), cluster.name, instruction)
+        sandbox = Sandbox(
+            kubeconfig,
+            paths.home,
+            kubectl_binary(),
+            timeout=min(COMMAND_TIMEOUT, task.spec.agent.timeout_sec),
+            tools=tools,
+            binds=binds,
+            endpoints=getattr(agent, "endpoints", ()),
+        )
+
+        def after_step(step) -> list[str]:
+            broken = monitor.after_step(step)
+            recording.after_step(session)
+            return broken
+
+        session = Session(
+            instruction,
+            sandbox,
+            max_steps=spec.max_steps,
+            deadline=time.monotonic() + task.spec.agent.timeout_sec,
+            after_step=after_step,
+            scrubber=scrubber,
+        )
+        exhausted = None
+        try:
+            with server or contextlib.nullcontext():
+                agent.act(session)
+        except BudgetExhausted as exc:
+            exhausted = str(exc)
+        finally:  # kept even when the agent or its model endpoint failed
+            self._save_session(session)
+            recording.after_step(session)  # steps a CLI agent made after its last record
+        decision = session.decision
+        if exhausted:
+            decision.outcome, decision.reason = "exhausted", exhausted
+        self.result.decision = DecisionResult(outcome=decision.outcome, reason=decision.reason)
+        for fault in server.faults if server else []:
+            session.fault(fault)
+        if session.faults:
+            self.result.agent_faults = list(session.faults)
+        return session, recording, decision
+
+    def _save_session(self, session: Session) -> None:
+        paths = self.paths
+        with paths.trajectory.open("w") as fh:
+            for step in session.trajectory():
+                fh.write(json.dumps(step) + "\n")
+        self.result.steps = len(session.steps)
+        if session.info:
+            self.result.agent_info = session.info
+        if session.turns:
+            u = session.usage
+            self.result.usage = Usage(
+                calls=u.calls,
+                turns=len(session.turns),
+                tokens_in=u.tokens_in,
+                tokens_out=u.tokens_out,
+                cost_usd=None if u.cost_usd is None else round(u.cost_usd, 6),
+                retries=u.retries,
+                wasted_turns=u.wasted_turns,
+            )
+            with paths.turns.open("w") as fh:
+                for turn in session.turns:
+                    fh.write(json.dumps(session.scrubber.value(turn)) + "\n")
+        if session.transcript:
+            transcript = session.scrubber.value(session.transcript)
+            paths.transcript.write_text(json.dumps(transcript, indent=1))
