@@ -7,8 +7,9 @@ Sources (ingress-nginx v1.15.1): rootfs/etc/nginx/template/nginx.tmpl:669-680 (t
 server: `return 404`, used when no --default-backend-service is configured), rootfs/etc/
 nginx/lua/balancer.lua:121-124 and :329-335 (a backend without endpoints has no balancer:
 rewrite answers 503), internal/ingress/controller/endpointslices.go:156 (only ready endpoints
-are upstream peers), config/config.go defaults (proxy-connect-timeout 5 s,
-proxy-next-upstream "error timeout", proxy-next-upstream-tries 3, server-tokens off).
+are upstream peers), internal/ingress/controller/config/config.go defaults:
+proxy-connect-timeout 5 s (:858), proxy-next-upstream "error timeout" (:866), 3 tries
+(:868), server-tokens off (:828).
 The pages are nginx's own (src/http/ngx_http_special_response.c ngx_http_error_40x/50x_page
 and ngx_http_error_tail with server_tokens off), lines ending CRLF."""
 
