@@ -105,8 +105,11 @@ def test_no_rule_is_default_backend_then_404():
     assert ingress.route([ing("a", only_foo)], "a.com", "/bar") is None
     with_default = ing("a", only_foo, default="fallback")
     assert names(ingress.route([with_default], "a.com", "/bar")) == "fallback:80"
-    # a request for no known host goes to the catch-all server: the defaultBackend of an Ingress
-    assert names(ingress.route([with_default], "other.com", "/")) == "fallback:80"
+    # a request for no known host goes to the catch-all server, whose root only an Ingress
+    # with a defaultBackend and no rules sets (controller.go:1335-1361)
+    assert ingress.route([with_default], "other.com", "/") is None
+    catch_all = ing("b", [], default="catch", created="2026-03-01T00:00:00Z")
+    assert names(ingress.route([with_default, catch_all], "other.com", "/")) == "catch:80"
 
 
 def test_older_ingress_wins_a_duplicate_path():

@@ -184,7 +184,8 @@ def route(ingresses: list[dict], host: str, path: str) -> Backend | None:
     server `_` (rules without host). Ingresses are taken oldest first; a host+path already
     defined by an older one is skipped. Within the server the location nginx selects;
     none (its root location `/` is the default backend) goes to the defaultBackend of the
-    Ingress that created the server, and for `_` of the oldest Ingress that has one."""
+    Ingress that created the server; for `_`, of the oldest Ingress with a defaultBackend
+    and no rules (controller.go:1335-1361, createServers)."""
     ordered = sorted(
         ingresses,
         key=lambda i: (_created(i), i["metadata"].get("namespace", ""), i["metadata"]["name"]),
@@ -212,7 +213,10 @@ def route(ingresses: list[dict], host: str, path: str) -> Backend | None:
     if loc is not None:
         rule = f"host {where} path {loc.written} ({loc.path_type})"
         return _backend(loc.backend, loc.ingress, rule)
-    fallback = [owner] if owner is not None and server else ordered if not server else []
+    if server:  # the root location of a host's server: its creator's defaultBackend
+        fallback = [owner] if owner is not None else []
+    else:  # the catch-all's: an Ingress with a defaultBackend and no rules at all
+        fallback = [i for i in ordered if not (i.get("spec") or {}).get("rules")]
     for ing in fallback:
         default = (ing.get("spec") or {}).get("defaultBackend")
         if default:
