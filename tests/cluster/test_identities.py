@@ -59,8 +59,12 @@ def test_the_node_simulator_has_exactly_what_it_uses(sim):
         ("create", "nodes"),
         ("create", "subjectaccessreviews.authorization.k8s.io"),
         ("list", "endpointslices.discovery.k8s.io"),
+        ("watch", "ingresses.networking.k8s.io"),
     ):
         assert _can(sim, NODESIM_USER, verb, what, "-A"), (verb, what)
+    # the status of Ingresses, for an ingress-nginx controller pod it runs (ingressstatus.py)
+    status = ("update", "ingresses.networking.k8s.io", "-A", "--subresource=status")
+    assert _can(sim, NODESIM_USER, *status)
     for verb, what, where in (
         ("create", "pods", "default"),
         ("delete", "nodes", ""),
@@ -70,6 +74,7 @@ def test_the_node_simulator_has_exactly_what_it_uses(sim):
         ("create", "serviceaccounts/token", "default"),
         ("impersonate", "users", ""),
         ("create", "services", "default"),  # only the metrics Service, in kube-system
+        ("update", "ingresses.networking.k8s.io", "default"),  # only their status
     ):
         args = [verb, what] + (["-n", where] if where else [])
         assert not _can(sim, NODESIM_USER, *args), (verb, what, where)
