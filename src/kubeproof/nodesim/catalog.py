@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 from pydantic import (
@@ -34,6 +34,7 @@ from pydantic.alias_generators import to_camel
 from pydantic_core import core_schema
 
 from kubeproof.errors import KubeproofError
+from kubeproof.nodesim.servers import ServerRule, in_script, recognise
 
 DEFAULT_REGISTRY = "docker.io"
 
@@ -289,7 +290,9 @@ class ImageModel(_Model):
     batch: Batch | None = None  # None: runs until stopped
     disk: list[DiskWrite] = Field(default_factory=list)  # local storage it writes
     stop_seconds: float = 0.2  # from SIGTERM until it exits (shell images ignore SIGTERM)
-    shell: bool = False  # interprets `sh -c` commands such as sleep/exit/echo (busybox)
+    # true: `sh -c` commands such as sleep/exit/echo are interpreted from their text;
+    # "busybox": a shell script (sh/ash/bash -c) runs for real in a sandbox (runbox.py)
+    shell: bool | Literal["busybox"] = False
     # the image's ENTRYPOINT: when empty, a container's `args` alone name the program
     entrypoint: list[str] = Field(default_factory=list)
     # the programs on the image's PATH (names) and their directories; None: the model does
@@ -298,9 +301,52 @@ class ImageModel(_Model):
     bin_dirs: list[str] = Field(default_factory=lambda: ["/bin"])
 
 
+SHELLS = ("sh", "ash", "bash", "dash")
+
+
+def script_of(argv: list[str]) -> str | None:
+    """The script of `sh -c SCRIPT [NAME ARGS…]` (sh, ash, bash, dash, any directory);
+    None for another command."""
+    if len(argv) >= 3 and argv[0].rsplit("/", 1)[-1] in SHELLS and argv[1] == "-c":
+        return argv[2]
+    return None
+
+
 class Catalog(_Model):
     images: dict[str, ImageModel]
+    # programs recognised as servers from a container's command (servers.py)
+    servers: list[ServerRule] = Field(default_factory=list)
     _resolved: dict[str, tuple[str, str, ImageModel | None]] = PrivateAttr(default_factory=dict)
+    _per_command: dict[tuple[str, tuple[str, ...]], ImageModel] = PrivateAttr(default_factory=dict)
+
+    def for_container(self, image: str, argv: list[str]) -> ImageModel | None:
+        """The model of one container: its image's, unless its command (command then args,
+        expanded) starts a recognised server. A server run as the command replaces the
+        image's program: it listens on its port (answering GET / if HTTP) and nothing of the
+        image's app (logs, requirements, calls) applies. A server a shell script starts adds
+        its port to the image's model."""
+        model = self.resolve(image)[2]
+        if model is None or not argv or not self.servers:
+            return model
+        key = (image, tuple(argv))
+        if (hit := self._per_command.get(key)) is not None:
+            return hit
+        script = script_of(argv)
+        server = in_script(self.servers, script) if script else recognise(self.servers, argv)
+        if server is not None:
+            ports = [p for p in model.ports if p.container_port != server.port]
+            health = sorted({*model.health, "/"}) if server.http else list(model.health)
+            update: dict[str, Any] = {"ports": [*ports, Port(container_port=server.port)]}
+            if script is None:
+                # PID 1 is the server: forked to the background, the parent exits 0 at once
+                batch = None if server.foreground else Batch(seconds=0.0, exit_code=0)
+                health = ["/"] if server.http else []
+                update |= {"ports": update["ports"][-1:], "logs": Logs(), "requires": []}
+                update |= {"api_calls": [], "dependencies": [], "disk": [], "batch": batch}
+                update |= {"shell": False}
+            model = model.model_copy(update=update | {"health": health})
+        self._per_command[key] = model
+        return model
 
     def resolve(self, image: str) -> tuple[str, str, ImageModel | None]:
         """(repository, tag, model); the model is None when the repository is unknown. The
@@ -332,7 +378,9 @@ class Catalog(_Model):
         return "sha256:" + hashlib.sha256(f"{name}:{version}{variant}".encode()).hexdigest()
 
     def merged(self, other: "Catalog") -> "Catalog":
-        return Catalog(images=self.images | other.images)
+        """This catalog with `other`'s models (a task's) taking precedence, and its server
+        rules tried first."""
+        return Catalog(images=self.images | other.images, servers=other.servers + self.servers)
 
 
 def _of_release(model: ImageModel, where: str, tag: str) -> ImageModel:

@@ -145,7 +145,9 @@ class Container(ImagePulling):
         self.files = ContainerFiles(
             lambda: pod.obj, self.spec, world, [pod.ip], now, lambda: time.time() + offset
         )
-        _, _, model = catalog.resolve(self.image)
+        spec = command_and_args(self.spec, self.env)
+        argv = [*(spec.get("command") or []), *(spec.get("args") or [])]
+        model = catalog.for_container(self.image, argv)  # by image and command (servers.py)
         assert model is not None
         self.model = model
         # the repo digest the runtime reports: a floating tag and its release share it
@@ -158,7 +160,7 @@ class Container(ImagePulling):
         self.container_id = hashlib.sha256(
             f"{pod.uid}/{self.name}/{self.restart_count}".encode()
         ).hexdigest()
-        self.plan = plan(model, command_and_args(self.spec, self.env), self.env, self.files)
+        self.plan = plan(model, spec, self.env, self.files)
         self.started_at, self.finished_at = now, None
         self.exit_code = self.exit_reason = None
         self.reason = self.message = self.exit_message = ""
@@ -209,7 +211,7 @@ class Container(ImagePulling):
 
     def _on_running(self, now, pod, world, catalog) -> list[Event]:
         assert self.plan and self.started_at is not None
-        _, _, model = catalog.resolve(self.image)
+        model = self.model or catalog.resolve(self.image)[2]
         exit_at = self.started_at + self.plan.runs_for
         if self.hook_until is not None and now >= self.hook_until and exit_at > self.hook_until:
             self.hook_until, error = None, self.hook_error

@@ -367,7 +367,7 @@ class Kubelet:
         the upstreams they depend on."""
         now = time.time()
         for container in rt.app:
-            model = self.catalog.resolve(container.image)[2]
+            model = container.model or self.catalog.resolve(container.image)[2]
             if container.stage != "running" or not model:
                 continue
             if not (model.api_calls or model.dependencies):
@@ -446,7 +446,8 @@ class Kubelet:
             return declared_or_unknown(pod, port, protocol)
         now = time.time()
         for container in rt.app:
-            model = self.catalog.resolve(container.image)[2]
+            # the container's own model: a server its command starts listens (servers.py)
+            model = container.model or self.catalog.resolve(container.image)[2]
             if container.stage != "running" or model is None:
                 continue
             serving = now >= (container.started_at or now) + model.startup_seconds

@@ -55,7 +55,7 @@ def pod_usage(
     tmpfs = storage.usage(pod, time.time() if now is None else now).memory
     rows = []
     for container in running:
-        model = catalog.resolve(container.image)[2]
+        model = container.model or catalog.resolve(container.image)[2]
         cpu = parse(model.cpu) if model else Decimal("0.001")
         memory = parse(model.memory) if model else Decimal(2**20)
         if CPU_ANNOTATION in notes:

@@ -109,7 +109,7 @@ class PodRuntime:
         return events + self._stop_sidecars(now, catalog)
 
     def _stop(self, container: Container, catalog: Catalog) -> termination.Stop:
-        model = catalog.resolve(container.image)[2]
+        model = container.model or catalog.resolve(container.image)[2]
         grace = termination.grace_period(self.obj, self.timing, self.grace_override)
         return termination.stop(container.spec, model, grace, self.timing)
 

@@ -230,7 +230,7 @@ class KubeletServer:
             if client := self.kubelet.clients.get(node):
                 await tokens.ensure(container.files, pod.obj, client)
         hostname = hostname_and_domain(pod.obj)[0]
-        model = self.kubelet.catalog.resolve(container.image)[2]
+        model = container.model or self.kubelet.catalog.resolve(container.image)[2]
         result = shell.run(argv, container, hostname, self.kubelet.exec_network(pod), model)
         if result.stdout and request.query.get("output", request.query.get("stdout")) != "0":
             await ws.send_bytes(bytes([STDOUT]) + result.stdout.encode())
