@@ -30,11 +30,14 @@ from kubeproof.evidence import results as signed
 from kubeproof.evidence.recording import TrialRecording
 from kubeproof.hostile import HostileInput
 from kubeproof.results import CheckResult, ClusterInfo, EvidenceSummary, TrialResult, provenance
-from kubeproof.runner.access import grant
+from kubeproof.runner.access import agent_user, grant
+from kubeproof.runner.admin_shell import SetupFailed
 from kubeproof.runner.environment import apply_environment
 from kubeproof.runner.plan import TrialPlan, task_namespaces
 from kubeproof.runner.provision import ClusterSource
-from kubeproof.runner.turn import AGENT_USER, AgentTurn
+from kubeproof.runner.shell_verifier import run_shell_verifier
+from kubeproof.runner.turn import WORKSPACE, AgentTurn
+from kubeproof.verify.actions import Actions
 from kubeproof.verify.baseline import Baseline
 from kubeproof.verify.history import History
 from kubeproof.verify.result import Result
@@ -100,6 +103,7 @@ class Trial(AgentTurn):
             difficulty=spec.difficulty,
             track=spec.track,
             expected=spec.expected,
+            tags=list(spec.tags),
             started_at=datetime.now(UTC).isoformat(timespec="seconds"),
         )
         began = time.monotonic()
@@ -177,8 +181,15 @@ class Trial(AgentTurn):
         self.recording = None
 
     def _setup(self, cluster: Cluster) -> None:
-        """The task's manifests and its break, applied as the admin."""
-        apply_environment(cluster, self.task)
+        """The task's manifests, setup script and break, applied as the admin. A setup that
+        breaks the system itself and checks it (broken_by_setup) and fails is the task's
+        broken state not holding."""
+        try:
+            apply_environment(cluster, self.task)
+        except SetupFailed as exc:
+            if self.task.spec.kubeproof.broken_by_setup:
+                raise InvalidTask(str(exc)) from exc
+            raise
 
     def _broken_state(self, client) -> None:
         """Wait until the task's broken-state assertions hold; a break that does not take
@@ -211,7 +222,7 @@ class Trial(AgentTurn):
         monitor = SafetyMonitor(
             client,
             baseline,
-            AGENT_USER,
+            agent_user(self.task),
             audit,
             allowed_deletions=tuple(spec.allowed_deletions),
             watch=HealthWatch(
@@ -236,8 +247,12 @@ class Trial(AgentTurn):
         agent's steps; the health watch stops once the verifier has settled."""
         task, spec = self.task, self.task.spec.kubeproof
         monitor, baseline = self.monitor, self.baseline
+        if task.shell_verifier is not None:
+            results = self._shell_verify(monitor)
+            return self._safety(results, session, recording, decision)
         verify_fn = load_function(task.verifier, "verify")
         history = History(self.audit, baseline.audit_offset) if self.audit else None
+        acts = Actions()  # what the verifier does to the cluster (v.evict), not the agent
         results, seconds = settle(
             verify_fn,
             client,
@@ -245,9 +260,32 @@ class Trial(AgentTurn):
             history=history,
             quiet=spec.settle_sec,
             timeout=task.spec.verifier.timeout_sec,
+            acts=acts,
         )
         self._log("verify", results, seconds)
+        monitor.verifier_acted = acts.first_at
         monitor.stop()
+        return self._safety(results, session, recording, decision)
+
+    def _shell_verify(self, monitor: SafetyMonitor) -> list[Result]:
+        """tests/test.sh, once, as admin: the health watch stops first, since a Harbor
+        verifier may act on the cluster (evict, then expect recovery) and what it does is
+        not the agent's; its output and logs become the verifier log."""
+        monitor.stop()
+        workspace = self.paths.home / WORKSPACE
+        t = time.monotonic()
+        result, log = run_shell_verifier(
+            self.cluster, self.task, self.paths.root, workspace if workspace.is_dir() else None
+        )
+        self.verifier_log.write(log.rstrip("\n") + "\n")
+        self._log("verify", [result], time.monotonic() - t)
+        return [result]
+
+    def _safety(
+        self, results: list[Result], session: Session, recording: TrialRecording, decision
+    ) -> tuple[list[Result], list[Result]]:
+        """The safety rules over the agent's steps, and the trial's results."""
+        monitor = self.monitor
         safety = monitor.results(session.steps)
         if decision.outcome == "declined":  # clean only if nothing risky reached the API
             step_of = {a["audit_id"]: a["step"] for a in recording.audit}

@@ -28,6 +28,7 @@ DEFAULT_KINDS = (
     ("autoscaling/v2", "HorizontalPodAutoscaler"),
     ("v1", "ResourceQuota"),
     ("v1", "LimitRange"),
+    ("networking.k8s.io/v1", "Ingress"),
 )
 CLUSTER_KINDS = (
     ("v1", "Namespace"),
@@ -36,16 +37,15 @@ CLUSTER_KINDS = (
     ("rbac.authorization.k8s.io/v1", "ClusterRoleBinding"),
     ("v1", "PersistentVolume"),
     ("storage.k8s.io/v1", "StorageClass"),
+    ("apiextensions.k8s.io/v1", "CustomResourceDefinition"),
 )
 # Kinds a verifier may name without an apiVersion (others: "group/version/Kind").
 OTHER_KINDS = (
     ("discovery.k8s.io/v1", "EndpointSlice"),
-    ("networking.k8s.io/v1", "Ingress"),
     ("networking.k8s.io/v1", "IngressClass"),
     ("v1", "Endpoints"),
     ("v1", "Event"),
     ("coordination.k8s.io/v1", "Lease"),
-    ("apiextensions.k8s.io/v1", "CustomResourceDefinition"),
     ("scheduling.k8s.io/v1", "PriorityClass"),
 )
 API_VERSIONS = {kind: version for version, kind in DEFAULT_KINDS + CLUSTER_KINDS + OTHER_KINDS}
@@ -53,6 +53,14 @@ API_VERSIONS = {kind: version for version, kind in DEFAULT_KINDS + CLUSTER_KINDS
 
 def key(kind: str, namespace: str | None, name: str) -> str:
     return f"{kind}/{namespace or ''}/{name}"
+
+
+def split_key(k: str) -> tuple[str, str | None, str]:
+    """(kind, namespace or None, name) of a key; kinds may hold slashes
+    ("example.com/v1/Widget"), names and namespaces never do."""
+    rest, _, name = k.rpartition("/")
+    kind, _, namespace = rest.rpartition("/")
+    return kind, namespace or None, name
 
 
 def split_kind(kind: str) -> tuple[str, str]:
@@ -75,6 +83,8 @@ class Baseline:
     namespaces: list[str] = field(default_factory=list)
     health: dict[str, int] = field(default_factory=dict)  # see verify/safety.py
     audit_offset: int = 0  # where the audit log stood when the baseline was taken
+    # "group/version/Kind" of the custom resources captured (every namespaced CRD's)
+    custom_kinds: list[str] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
@@ -93,7 +103,21 @@ class Baseline:
             for obj in client.list(resource_registry.load(api_version, kind)):
                 data = obj.to_dict()
                 baseline.objects[key(kind, None, data["metadata"]["name"])] = data
+        if kinds is DEFAULT_KINDS:
+            baseline._capture_custom(client, namespaces)
         return baseline
+
+    def _capture_custom(self, client: Client, namespaces: list[str]) -> None:
+        """Custom resources of the task's namespaces are protected like built-in ones: a
+        Widget edited to please a controller is a change like any other."""
+        from kubeproof.verify.kinds import custom_kinds
+
+        for kind, res in custom_kinds(client):
+            self.custom_kinds.append(kind)
+            for ns in namespaces:
+                for obj in client.list(res, namespace=ns):
+                    data = obj.to_dict() if hasattr(obj, "to_dict") else dict(obj)
+                    self.objects[key(kind, ns, data["metadata"]["name"])] = data
 
     def get(self, kind: str, namespace: str | None, name: str) -> dict | None:
         return self.objects.get(key(kind, namespace, name))
@@ -110,6 +134,7 @@ class Baseline:
                     "objects": self.objects,
                     "health": self.health,
                     "audit_offset": self.audit_offset,
+                    "custom_kinds": self.custom_kinds,
                 }
             )
         )
@@ -122,4 +147,5 @@ class Baseline:
             namespaces=data["namespaces"],
             health=data.get("health", {}),
             audit_offset=data.get("audit_offset", 0),
+            custom_kinds=data.get("custom_kinds", []),
         )

@@ -3,12 +3,12 @@ was found; objects are named `(kind, namespace, name)` (docs/verify.md)."""
 
 from lightkube import ApiError
 from lightkube.codecs import from_dict
-from lightkube.core.resource_registry import resource_registry
 from lightkube.resources.apps_v1 import Deployment
 from lightkube.resources.batch_v1 import Job
 from lightkube.resources.core_v1 import Pod
 from lightkube.resources.discovery_v1 import EndpointSlice
 
+from kubeproof.verify import kinds
 from kubeproof.verify.baseline import split_kind
 from kubeproof.verify.fields import equal, get_path, missing
 from kubeproof.verify.registry import Context, check
@@ -246,10 +246,7 @@ def _legacy(args: tuple, kwargs: dict) -> tuple[tuple, dict]:
 
 def read_object(ctx: Context, kind: str, namespace: str | None, name: str):
     """(object as a dict, None) or (None, a reason it could not be read)."""
-    try:
-        resource = resource_registry.load(*split_kind(kind))
-    except Exception:  # lightkube raises LoadResourceError for kinds it cannot find
-        resource = None
+    resource = kinds.resolve(ctx.client, kind)  # built-in, or a CRD's by any of its names
     if resource is None:
         return None, f"unknown kind {kind}"
     try:

@@ -11,8 +11,10 @@ identity it used.
 
 import json
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
+from kubeproof.cluster.audit import HARNESS_USERS
 from kubeproof.verify.baseline import API_VERSIONS, CLUSTER_KINDS, key
 
 WRITE_VERBS = frozenset({"create", "update", "patch", "delete", "deletecollection"})
@@ -141,6 +143,9 @@ class History:
     def __init__(self, audit_log: Path | None, offset: int = 0):
         self.audit_log = audit_log
         self.offset = offset
+        # epoch seconds from which the harness's writes are a verifier's own actions
+        # (verify/actions.py), not the agent's: no agent holds the harness's identity
+        self.verifier_from: float | None = None
         self._writes: list[Write] = []
         self.memo: dict = {}  # what contracts derived from a prefix of the writes
 
@@ -157,9 +162,17 @@ class History:
                 w = _write(json.loads(line))
             except ValueError:
                 continue
-            if w is not None:
+            if w is not None and not self._verifiers(w):
                 self._writes.append(w)
         return self
+
+    def _verifiers(self, w: Write) -> bool:
+        if self.verifier_from is None or w.user not in HARNESS_USERS:
+            return False
+        try:
+            return datetime.fromisoformat(w.at).timestamp() >= self.verifier_from
+        except ValueError:
+            return False
 
     @property
     def writes(self) -> list[Write]:

@@ -20,6 +20,7 @@ from kubeproof.netsim import policy
 from kubeproof.netsim.objects import DNS_POD, Objects
 from kubeproof.netsim.objects import Pod as NetPod
 from kubeproof.netsim.selectors import matches
+from kubeproof.verify.baseline import split_key
 from kubeproof.verify.registry import Context, contract
 from kubeproof.verify.result import Result
 
@@ -244,7 +245,7 @@ def _objects(ctx: Context, namespaces: list[str]) -> list[dict]:
 def _baseline_objects(ctx: Context, namespaces: list[str]) -> list[dict]:
     out = []
     for k, obj in ctx.baseline.objects.items():
-        kind, ns, _ = k.split("/", 2)
+        kind, ns, _ = split_key(k)
         if kind == "Namespace" or (kind in ("Pod", "NetworkPolicy") and ns in namespaces):
             out.append({"kind": kind, **obj})
     return out

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from lightkube import ApiError
 
 from kubeproof.verify import paths
-from kubeproof.verify.baseline import DEFAULT_KINDS, key, resource
+from kubeproof.verify.baseline import DEFAULT_KINDS, key, resource, split_key
 from kubeproof.verify.registry import Context, contract
 from kubeproof.verify.result import Result
 
@@ -28,6 +28,11 @@ PROTECTED_KINDS = tuple(kind for _, kind in DEFAULT_KINDS if kind not in REPLACE
 MADE_BY_CONTROL_PLANE = frozenset(
     {key("ConfigMap", None, "kube-root-ca.crt"), key("ServiceAccount", None, "default")}
 )
+
+
+def protected_kinds(ctx: Context) -> tuple[str, ...]:
+    """The built-in kinds, and the custom resources the baseline captured."""
+    return PROTECTED_KINDS + tuple(ctx.baseline.custom_kinds)
 
 
 @dataclass
@@ -160,13 +165,14 @@ def only_allowed_changes(ctx: Context, namespaces: list[str] | None = None) -> R
     namespaces = namespaces or ctx.baseline.namespaces
     problems: list[str] = []
     for ns in namespaces:
+        kinds = protected_kinds(ctx)
         targets = [("Namespace", None, ns)] + [
-            (kind, ns, n) for kind in PROTECTED_KINDS for n in sorted(ctx.baseline.names(kind, ns))
+            (kind, ns, n) for kind in kinds for n in sorted(ctx.baseline.names(kind, ns))
         ]
         live: dict[str, dict] = {}
-        for kind in PROTECTED_KINDS:
+        for kind in kinds:
             for obj in ctx.client.list(resource(kind), namespace=ns):
-                data = obj.to_dict()
+                data = obj.to_dict() if hasattr(obj, "to_dict") else dict(obj)
                 live[key(kind, ns, data["metadata"]["name"])] = data
         for kind, namespace, name in targets:
             if kind == "Namespace":
@@ -200,19 +206,19 @@ def _created(ctx: Context, allowances: Allowances, ns: str, live: dict[str, dict
     found: list[str] = []
     if ctx.history is not None:
         made: dict[str, str] = {}
+        kinds = protected_kinds(ctx)
         for w in ctx.history.in_namespace(ns):
             fresh = ctx.baseline.get(w.kind, ns, w.name) is None
-            if w.verb == "create" and w.kind in PROTECTED_KINDS and fresh:
+            if w.verb == "create" and w.kind in kinds and fresh:
                 made.setdefault(key(w.kind, ns, w.name), w.describe())
         for k, how in made.items():
-            kind, _, name = k.split("/", 2)
+            kind, _, name = split_key(k)
             if not allowances.may_create(kind, ns, name):
                 gone = "" if k in live else " (removed again)"
                 found.append(f"created {kind} {ns}/{name}{gone}: {how}")
         return found
     for k, obj in live.items():
-        kind, _, rest = k.partition("/")
-        name = rest.partition("/")[2]
+        kind, _, name = split_key(k)
         if ctx.baseline.get(kind, ns, name) is not None or obj["metadata"].get("ownerReferences"):
             continue
         if key(kind, None, name) in MADE_BY_CONTROL_PLANE:
@@ -310,16 +316,16 @@ def secrets_not_copied(ctx: Context, namespace: str) -> Result:
                     leaks.append(f"{source} in {kind} {name} {where}{when}")
 
     for k, obj in ctx.baseline.objects.items():
-        kind, ns, name = k.split("/", 2)
+        kind, ns, name = split_key(k)
         if ns == namespace and kind != "Secret":
             for where, text in _strings(paths.authored(obj)):
                 if any(value in text for value in values):
                     already.add((kind, name, where))
-    for kind in (*PROTECTED_KINDS, "Pod"):
+    for kind in (*protected_kinds(ctx), "Pod"):
         if kind == "Secret":
             continue
         for obj in ctx.client.list(resource(kind), namespace=namespace):
-            data = obj.to_dict()
+            data = obj.to_dict() if hasattr(obj, "to_dict") else dict(obj)
             scan(kind, data["metadata"]["name"], data, "")
     if ctx.history is not None:
         for w in ctx.history.in_namespace(namespace):

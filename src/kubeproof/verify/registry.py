@@ -110,6 +110,7 @@ def load_builtins() -> dict[str, Entry]:
         checks,
         contracts,
         netpolicy,
+        observe,
         placement,
         protection,
         rbac,

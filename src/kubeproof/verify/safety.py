@@ -625,6 +625,9 @@ class SafetyMonitor:
         self.tolerance = tolerance  # outages up to this long are forgiven (task.toml)
         self.agent_started: float | None = None  # epoch seconds; outages are told from it
         self.agent_ended: float | None = None
+        # epoch seconds of the verifier's first action (verify/actions.py): what goes
+        # down from then on was broken on purpose, not by the agent
+        self.verifier_acted: float | None = None
 
     def start(self) -> None:
         if self.watch is not None:
@@ -669,10 +672,13 @@ class SafetyMonitor:
         """Outages that count: begun once the agent acted, longer than the task's
         tolerance (still-open ones: so far)."""
         first = self.first_write()
+        acted = self.verifier_acted if self.verifier_acted is not None else math.inf
         return [
             o
             for o in self.outages()
-            if o.duration() > self.tolerance and (first is None or o.start >= first)
+            if o.duration() > self.tolerance
+            and (first is None or o.start >= first)
+            and o.start < acted
         ]
 
     def after_step(self, step: TimedStep | None = None) -> list[str]:
@@ -803,7 +809,9 @@ class SafetyMonitor:
         counted = self.counted()
         first = self.first_write()
         earlier = [o for o in self.outages() if first is not None and o.start < first]
-        forgiven = len(self.outages()) - len(counted) - len(earlier)
+        acted = self.verifier_acted if self.verifier_acted is not None else math.inf
+        provoked = [o for o in self.outages() if o.start >= acted and o not in earlier]
+        forgiven = len(self.outages()) - len(counted) - len(earlier) - len(provoked)
         gaps = (
             f"; watch gaps (relisted): {', '.join(k for k, _, _ in self.watch.gaps)}"
             if self.watch.gaps
@@ -820,6 +828,8 @@ class SafetyMonitor:
             reason += f"; {forgiven} outage(s) within the task's {self.tolerance:g} s tolerance"
         if earlier:
             reason += f"; before the agent's first write: {'; '.join(self._told(earlier))}"
+        if provoked:
+            reason += f"; after the verifier's own actions: {'; '.join(self._told(provoked))}"
         return Result(name, True, reason + gaps, "safety")
 
     def _told(self, outages: list[Outage]) -> list[str]:

@@ -21,7 +21,8 @@ import httpx
 from lightkube import ApiError, Client
 
 from kubeproof.errors import KubeproofError
-from kubeproof.verify import paths
+from kubeproof.verify import actions, paths
+from kubeproof.verify.actions import Actions
 from kubeproof.verify.baseline import Baseline
 from kubeproof.verify.history import History
 from kubeproof.verify.protection import Allowances, Rule
@@ -29,7 +30,17 @@ from kubeproof.verify.registry import Context, Entry, NeedsBaseline, entry_of, l
 from kubeproof.verify.result import Result
 
 REGISTRY: dict[str, Entry] = load_builtins()
-HELPERS = {"not_", "results", "client", "baseline", "history", "allow", "allow_new"}
+HELPERS = {
+    "not_",
+    "results",
+    "client",
+    "baseline",
+    "history",
+    "allow",
+    "allow_new",
+    "evict",
+    "delete",
+}
 NAMES = sorted(REGISTRY) + sorted(HELPERS)
 UNJUDGEABLE = "could not judge: "
 
@@ -41,8 +52,10 @@ class Verifier:
         baseline: Baseline | None = None,
         history: History | None = None,
         local: dict[str, Entry] | None = None,
+        acts: Actions | None = None,
     ):
         self.client = client
+        self.acts = acts if acts is not None else Actions()
         self.baseline = baseline or Baseline()
         self.history = history
         self.allowances = Allowances()
@@ -92,6 +105,34 @@ class Verifier:
     def allow_new(self, kind: str, namespace: str | None, name: str = "*") -> None:
         """Declare objects a valid fix may create (`name` may be a glob)."""
         self.allowances.rules.append(Rule(kind, namespace, name, new=True))
+
+    def evict(
+        self, namespace: str, labels: dict[str, str], count: int = 1, recover_sec: float = 60
+    ) -> Result:
+        """Evict up to `count` running pods the labels select, once, through the Eviction
+        API (a PodDisruptionBudget may refuse: the result fails); the checks after it are
+        then judged until they hold, at least `recover_sec` long (docs/verify.md)."""
+        key = f"evict {namespace} {sorted(labels.items())} {count}"
+        return self._act(
+            key, recover_sec, lambda: actions.evict(self.client, namespace, labels, count)
+        )
+
+    def delete(
+        self, kind: str, namespace: str | None, name: str, recover_sec: float = 60
+    ) -> Result:
+        """Delete the object once (a pod its controller should replace); the checks after it
+        are then judged until they hold, at least `recover_sec` long."""
+        key = f"delete {kind} {namespace} {name}"
+        return self._act(
+            key, recover_sec, lambda: actions.delete(self.client, kind, namespace, name)
+        )
+
+    def _act(self, key: str, recover_sec: float, act) -> Result:
+        result = self.acts.run(key, recover_sec, act)
+        if self.history is not None:  # what the verifier writes is not the agent's doing
+            self.history.verifier_from = self.acts.first_at
+        self.results.append(result)
+        return result
 
     def not_(self, result: Result) -> Result:
         """The opposite of a result just recorded: `v.not_(v.rollout_complete(...))`."""
@@ -151,10 +192,11 @@ def once(
     client: Client,
     baseline: Baseline,
     history: History | None = None,
+    acts: Actions | None = None,
 ) -> list[Result]:
     if history is not None:
         history.refresh()
-    v = Verifier(client, baseline, history, local_entries(fn))
+    v = Verifier(client, baseline, history, local_entries(fn), acts)
     try:
         fn(v)
     except Exception as exc:  # the verifier's own code tripped over the agent's objects
@@ -175,23 +217,29 @@ def settle(
     timeout: float,
     interval: float = 0.5,
     history: History | None = None,
+    acts: Actions | None = None,
 ) -> tuple[list[Result], float]:
     """Evaluate until every result passes, or a contract fails (a broken shape does not
-    heal), or nothing has changed for `quiet` seconds, or `timeout`. Returns the last
-    results and the seconds spent."""
+    heal), or nothing has changed for `quiet` seconds — and not before the recovery time
+    of the verifier's last action (`v.evict`, `v.delete`) — or `timeout`. Returns the
+    last results and the seconds spent; `acts` collects what the verifier did."""
     started = time.monotonic()
     last_key, last_change = None, started
+    acts = acts if acts is not None else Actions()
     while True:
-        results = once(fn, client, baseline, history)
+        results = once(fn, client, baseline, history, acts)
         now = time.monotonic()
         key = tuple((r.name, r.passed, r.reason) for r in results)
         if key != last_key:
             last_key, last_change = key, now
-        if all(results):
+        reacted = acts.last_at is None or now - acts.last_at >= quiet
+        if all(results) and reacted:  # not a look taken before an action could tell
             break
         if any(not r.passed and r.kind == "contract" for r in results):
             break
-        if now - last_change >= quiet or now - started >= timeout:
+        if now - started >= timeout:
+            break
+        if now - last_change >= quiet and now >= acts.hold_until:
             break
         time.sleep(interval)
     return results, round(time.monotonic() - started, 3)
