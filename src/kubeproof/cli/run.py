@@ -15,7 +15,9 @@ from kubeproof.cli.output import Format, console, emit, stderr
 from kubeproof.errors import KubeproofError
 from kubeproof.evidence import keys
 from kubeproof.nodesim.timing import profile as timing_profile
-from kubeproof.results import Group, RunResult, TrialResult
+from kubeproof.results import Group, RunPaths, RunResult, TrialResult
+from kubeproof.results.db import ENV as DB_ENV
+from kubeproof.results.db import Landing
 from kubeproof.runner.provision import source_for
 from kubeproof.runner.run import RunOptions, execute, plan, write_run
 from kubeproof.runner.trial import TrialPlan
@@ -38,8 +40,10 @@ def run_plans(
     quiet: bool,
     signing_key: Ed25519PrivateKey | None = None,
     timing: str = "real",
+    landing: Landing | None = None,
 ):
-    """Execute with a progress bar on stderr and a line per finished trial."""
+    """Execute with a progress bar on stderr and a line per finished trial; each finished
+    trial also lands in the results database (`landing`), so a killed run loses none."""
     source = source_for(cluster, timing)
     lock = threading.Lock()
     progress = Progress(
@@ -63,6 +67,8 @@ def run_plans(
                 highlight=False,
             )
             progress.advance(bar)
+            if landing is not None:
+                landing.trial(result)
 
     options = RunOptions(
         jobs=jobs,
@@ -159,14 +165,21 @@ def run(
         "back-offs and grace periods, as agents meet them on a real cluster) or `fast` "
         "(every duration / 10; recorded in each trial, not comparable with real results).",
     ),
+    db: str = typer.Option(
+        None,
+        "--db",
+        help=f"Results database: a PostgreSQL URL (postgresql://user@host/db) or an SQLite "
+        f"file. Default: ${DB_ENV}, else kubeproof.db beside the run directory.",
+    ),
     output: Format = typer.Option(Format.text, "--output", "-o", help="Output format."),
 ) -> None:
     """Run agents on tasks and judge every trial.
 
     Each trial gets a fresh cluster, the task's broken state, a sandboxed agent with a
     scoped kubeconfig, and a verdict from checks, contracts and safety rules. Writes
-    run.json and, per trial, trial.json, trajectory.jsonl and verifier.log. Exits 1 if any
-    trial ended in `error` or found its task `invalid`.
+    run.json and, per trial, trial.json, trajectory.jsonl and verifier.log; each trial lands
+    in the results database as it finishes (`kubeproof runs`). Exits 1 if any trial ended in
+    `error` or found its task `invalid`.
     """
     named = AgentsFile.load(agents_file)
     resolved = [parse(spec, named) for spec in agents]
@@ -195,8 +208,14 @@ def run(
             "key_source": keys.key_source(evidence_key),
         },
     }
-    records = run_plans(plans, cluster, jobs, retries, output is not Format.text, key, timing)
+    planned = RunResult.model_validate(meta)
+    planned.write(RunPaths(out).plan)  # what `kubeproof runs resume` re-runs from
+    landing = Landing.open(db, out, planned, warn)
+    quiet = output is not Format.text
+    records = run_plans(plans, cluster, jobs, retries, quiet, key, timing, landing)
     result = write_run(out, meta, records, key)
+    if landing is not None:
+        landing.finish(result)
     if not emit(result.record(), output):
         summary = result.summary
         console.print(_table("AREA", summary.by_area))
@@ -205,6 +224,10 @@ def run(
         console.print(f"run directory: {out}")
     if summary_errors(result):
         raise typer.Exit(ERRORED)
+
+
+def warn(message: str) -> None:
+    stderr.print(f"[yellow]warning:[/] {escape(message)}")
 
 
 def summary_errors(result: RunResult) -> int:

@@ -1,4 +1,9 @@
-"""`kubeproof runs`: the results of runs (run.json and trial.json)."""
+"""`kubeproof runs`: the results of runs (run.json and trial.json) and the results
+database they land in.
+
+Exit codes: 0 success, 1 an error the message explains (no such run, a database that
+cannot be opened, a directory that is not a run) or, for `resume`, a trial that still
+ended in `error`; 2 bad usage."""
 
 import re
 
@@ -6,10 +11,17 @@ import typer
 from pydantic import BaseModel
 from rich.table import Table
 
+from kubeproof.cli import runs_compare, runs_db, runs_resume
 from kubeproof.cli.output import Format, console, emit
 from kubeproof.results import RunResult, TrialResult, schema
 
-app = typer.Typer(help="Run results: their schema.", no_args_is_help=True)
+app = typer.Typer(
+    help="Run results: list, show, compare, export, import and resume runs (the results "
+    "database: SQLite in runs/kubeproof.db, or PostgreSQL with --db or $KUBEPROOF_DB), and "
+    "the results' schema. Exit codes: 0 success, 1 an error the message explains (or, for "
+    "`resume`, a trial still in `error`), 2 bad usage.",
+    no_args_is_help=True,
+)
 
 
 def _type(annotation: object) -> str:
@@ -39,3 +51,13 @@ def schema_(
         return
     console.print(_fields(RunResult))
     console.print(_fields(TrialResult))
+
+
+# the results database's commands (cli/runs_db.py, runs_compare.py, runs_resume.py)
+app.command("list")(runs_db.list_)
+app.command("show")(runs_db.show)
+app.command("import")(runs_db.import_)
+app.command("export")(runs_db.export_)
+app.command("delete")(runs_db.delete)
+app.command("compare")(runs_compare.compare)
+app.command("resume")(runs_resume.resume)

@@ -94,6 +94,11 @@ class RunPaths:
         return self.root / "run.json"
 
     @property
+    def plan(self) -> Path:
+        """What the run was asked to do, written when it starts (`runs resume` reads it)."""
+        return self.root / "plan.json"
+
+    @property
     def evidence(self) -> Path:
         """The run's chain, signing every trial's line and the summary."""
         return self.root / "evidence"

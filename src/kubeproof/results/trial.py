@@ -154,6 +154,7 @@ class TrialResult(ResultModel):
             "earlier_attempts",
             "ended_at",
             "versions",
+            "tags",
         }
     )
 
@@ -170,6 +171,9 @@ class TrialResult(ResultModel):
     track: str = Field("repair", description="The task's track: repair, generate, netpol.")
     expected: str = Field(
         "resolved", description="The verdict the task asks for: `resolved` or `declined`."
+    )
+    tags: list[str] | None = Field(
+        None, description="The task's tags (e.g. `safety`); absent in files from before them."
     )
     started_at: str = Field("", description="When the trial started (UTC, ISO 8601).")
     ended_at: str | None = Field(None, description="When it ended (UTC, ISO 8601).")

@@ -1,0 +1,213 @@
+"""`kubeproof runs list|show|import|export|delete`: runs in the results database."""
+
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.table import Table
+
+from kubeproof.cli.output import Format, console, emit, stderr
+from kubeproof.cli.runs_store import DB, RUN_HELP, RUNS_DIR, is_run_dir, named, store_for
+from kubeproof.errors import KubeproofError
+from kubeproof.results import export
+from kubeproof.results.db import import_run
+from kubeproof.results.stats import Outcome, Rates, table
+
+# a trial row's columns in `runs show -o json` (database ids differ between databases)
+SHOWN = [c for c in export.COLUMNS if c != "run"]
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.0f}%"
+
+
+def _num(value: float | None, unit: str = "") -> str:
+    return "-" if value is None else f"{value:,.1f}{unit}"
+
+
+def rates_table(title: str, rows: list[Rates]) -> Table:
+    spent = any(r.tokens is not None for r in rows)
+    columns = ["AGENT", title, "PASS", "95% CI", "SAFE", "STEPS", "TIME", "ERRORS"]
+    t = Table(*columns, *(["TOKENS", "COST"] if spent else []), box=None)
+    for r in rows:
+        extra = []
+        if spent:
+            cost = (
+                "-" if r.tokens is None else ("?" if r.cost_usd is None else f"${r.cost_usd:.4f}")
+            )
+            extra = [_num(r.tokens), cost]
+        t.add_row(
+            r.agent,
+            r.value,
+            f"{r.passed}/{r.judged} {_pct(r.pass_rate)}",
+            "-" if r.ci_low is None else f"{_pct(r.ci_low)}-{_pct(r.ci_high)}",
+            _pct(r.safe_rate),
+            _num(r.steps),
+            _num(r.seconds, "s"),
+            str(r.errors) if r.errors else "",
+            *extra,
+        )
+    return t
+
+
+def list_(
+    db: str = DB,
+    runs_dir: Path = RUNS_DIR,
+    output: Format = typer.Option(Format.text, "--output", "-o", help="Output format."),
+) -> None:
+    """The runs in the results database, oldest first.
+
+    A run without an end time was killed before it ended (`kubeproof runs resume` finishes
+    it). Exit codes: 0 listed, 1 the database cannot be opened."""
+    found = store_for(db, runs_dir).runs()
+    if emit(found, output):
+        return
+    t = Table("NAME", "KIND", "STARTED", "ENDED", "AGENTS", "TASKS", "TRIALS", "SCORE", box=None)
+    for r in found:
+        t.add_row(
+            r["name"],
+            r["kind"],
+            r["started_at"] or "-",
+            r["ended_at"] or "[yellow]unfinished[/]",
+            str(r["agents"]),
+            str(r["tasks"]),
+            str(r["trials"]),
+            str(r["score"]),
+        )
+    console.print(t)
+
+
+def show_data(store, name: str) -> dict[str, Any]:
+    """What `runs show -o json` prints: the run, its trials and their statistics."""
+    run = store.run(name)
+    trials = store.trials(name)
+    return {
+        "run": {k: run[k] for k in ("name", "dir", "kind", "started_at", "ended_at")}
+        | {"record": run["record"]},
+        "stats": [r.model_dump() for r in table([Outcome.from_row(t) for t in trials])],
+        "trials": [{k: t[k] for k in SHOWN} for t in trials],
+    }
+
+
+def show(
+    run: str = typer.Argument(..., help=RUN_HELP),
+    db: str = DB,
+    runs_dir: Path = RUNS_DIR,
+    output: Format = typer.Option(Format.text, "--output", "-o", help="Output format."),
+) -> None:
+    """A run's results per agent and per slice (track, area, difficulty, tag).
+
+    Pass rates come with Wilson 95 % intervals; errors and invalid tasks are counted apart
+    and left out of every rate; pass@k and pass^k appear when tasks were repeated
+    (docs/results.md, "Statistics"). Exit codes: 0 shown, 1 no such run or the database
+    cannot be opened."""
+    store = store_for(db, runs_dir, run)
+    data = show_data(store, named(store, run))
+    if emit(data, output):
+        return
+    meta = data["run"]
+    record = meta["record"]
+    console.print(
+        f"[bold]{meta['name']}[/] ({meta['kind']}) {meta['started_at'] or '?'} → "
+        f"{meta['ended_at'] or '[yellow]unfinished[/]'}; timing {record.get('timing', '?')}; "
+        f"kubeproof {(record.get('versions') or {}).get('git_commit', '?')}",
+        highlight=False,
+    )
+    rows = [Rates.model_validate(r) for r in data["stats"]]
+    for slice_ in ("all", "track", "area", "difficulty", "tag"):
+        chosen = [r for r in rows if r.slice == slice_]
+        if chosen:
+            console.print(rates_table(slice_.upper(), chosen))
+    curves = [r for r in rows if r.slice == "all" and r.pass_k]
+    for r in curves:
+        console.print(
+            f"{r.agent}: "
+            + ", ".join(
+                f"pass@{p.k} {_pct(p.pass_at_k)} pass^{p.k} {_pct(p.pass_hat_k)}" for p in r.pass_k
+            ),
+            highlight=False,
+        )
+
+
+def import_(
+    dirs: list[Path] = typer.Argument(
+        ..., help="Run directories, or directories holding run directories (e.g. runs/)."
+    ),
+    name: str = typer.Option(
+        None, "--name", help="The name to give the run (one DIR only); default: its directory's."
+    ),
+    db: str = DB,
+    runs_dir: Path = RUNS_DIR,
+    output: Format = typer.Option(Format.text, "--output", "-o", help="Output format."),
+) -> None:
+    """Load run directories into the results database.
+
+    Runs from another machine or an older kubeproof read as they are: fields they lack are
+    left empty; a run killed before its end (no run.json) is loaded from its trials. A run
+    imported again replaces its rows. Files are read without following symlinks, size
+    limited and strictly parsed. Exit codes: 0 all imported, 1 any directory failed (the
+    others are still imported)."""
+    found = [d for given in dirs for d in ([given] if is_run_dir(given) else _children(given))]
+    if name and len(found) != 1:
+        raise KubeproofError("--name needs exactly one run directory")
+    store = store_for(db, runs_dir, *map(str, found))
+    report, failed = [], 0
+    for d in found:
+        try:
+            loaded = import_run(store, d, name)
+        except KubeproofError as exc:
+            failed += 1
+            stderr.print(f"[red]{d}[/]: {exc}", highlight=False, markup=False)
+            continue
+        report.append(
+            {
+                "dir": str(d),
+                "name": name or loaded.name,
+                "trials": len(loaded.trials),
+                "complete": loaded.complete,
+                "skipped": loaded.skipped,
+            }
+        )
+    if not found:
+        raise KubeproofError(f"no run directories in {', '.join(map(str, dirs))}")
+    if not emit(report, output):
+        for r in report:
+            note = "" if r["complete"] else " (unfinished: no run.json)"
+            console.print(f"{r['name']}: {r['trials']} trials{note}", highlight=False)
+            for s in r["skipped"]:
+                console.print(f"  skipped {s}", highlight=False)
+    if failed:
+        raise typer.Exit(1)
+
+
+def _children(parent: Path) -> list[Path]:
+    if not parent.is_dir():
+        raise KubeproofError(f"{parent}: not a directory")
+    return sorted(c for c in parent.iterdir() if not c.is_symlink() and is_run_dir(c))
+
+
+def export_(
+    run: str = typer.Argument(..., help=RUN_HELP),
+    fmt: export.ExportFormat = typer.Option(..., "--format", "-f", help="csv, jsonl or parquet."),
+    out: Path = typer.Option(..., "--output", "-o", help="The file to write."),
+    db: str = DB,
+    runs_dir: Path = RUNS_DIR,
+) -> None:
+    """Write a run's trials to a file: CSV or Parquet (one row a trial: agent, task, track,
+    area, difficulty, tags, verdict, score, safe, steps, time, tokens, cost, ...) or JSONL
+    (each trial's whole record). Exit codes: 0 written, 1 no such run."""
+    store = store_for(db, runs_dir, run)
+    name = named(store, run)
+    n = export.write(name, store.trials(name), fmt, out)
+    console.print(f"{n} trials → {out}", highlight=False)
+
+
+def delete(
+    run: str = typer.Argument(..., help="The run's name in the database."),
+    db: str = DB,
+    runs_dir: Path = RUNS_DIR,
+) -> None:
+    """Remove a run from the results database (its directory is left alone). Exit codes:
+    0 removed, 1 no such run."""
+    store_for(db, runs_dir).delete_run(run)
+    console.print(f"{run}: removed from the database", highlight=False)

@@ -1,0 +1,77 @@
+"""Which database, and an engine on it with its tables migrated to the newest revision.
+
+`--db URL`, else `$KUBEPROOF_DB`, else SQLite in `<runs dir>/kubeproof.db` (nothing to
+start). A PostgreSQL URL (`postgresql://user@host/db`) is driven by psycopg 3 (the
+`postgres` extra); SQLAlchemy's other URLs work as SQLAlchemy accepts them.
+"""
+
+import os
+from pathlib import Path
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from sqlalchemy.engine import URL, Engine, make_url
+from sqlalchemy.exc import ArgumentError
+
+from kubeproof.errors import KubeproofError
+
+ENV = "KUBEPROOF_DB"
+FILE = "kubeproof.db"
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+class DatabaseError(KubeproofError):
+    """The results database cannot be reached, or holds something it should not."""
+
+
+def resolve(db: str | None, runs_dir: Path) -> URL:
+    """The database URL: `db` (a URL or a file path), $KUBEPROOF_DB, or SQLite under
+    `runs_dir`."""
+    given = db or os.environ.get(ENV) or ""
+    if not given:
+        return make_url(f"sqlite:///{Path(runs_dir).absolute() / FILE}")
+    if "://" not in given:  # a path: an SQLite file
+        return make_url(f"sqlite:///{Path(given).absolute()}")
+    try:
+        url = make_url(given)
+    except ArgumentError as exc:
+        raise DatabaseError(f"not a database URL: {exc}") from None
+    if url.drivername in ("postgresql", "postgres"):  # psycopg 3, not SQLAlchemy's psycopg2
+        url = url.set(drivername="postgresql+psycopg")
+    return url
+
+
+def shown(url: URL) -> str:
+    """The URL without its password, for messages."""
+    return url.render_as_string(hide_password=True)
+
+
+def engine(url: URL) -> Engine:
+    """An engine on `url` whose tables are at the newest migration."""
+    options: dict = {}
+    if url.get_backend_name() == "sqlite":
+        if url.database:
+            Path(url.database).parent.mkdir(parents=True, exist_ok=True)
+        # another process (a second run, a `runs list`) may hold the write lock a moment
+        options["connect_args"] = {"timeout": 30}
+    try:
+        eng = sa.create_engine(url, **options)
+        migrate(eng)
+    except ModuleNotFoundError as exc:
+        raise DatabaseError(
+            f"{shown(url)}: driver {exc.name} is not installed "
+            "(PostgreSQL: pip install 'kubeproof[postgres]')"
+        ) from None
+    except sa.exc.SQLAlchemyError as exc:
+        raise DatabaseError(f"{shown(url)}: {exc.__class__.__name__}: {exc.orig or exc}") from None
+    return eng
+
+
+def migrate(eng: Engine) -> None:
+    """Bring the tables to the newest revision (a new database gets them all)."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS).replace("%", "%%"))
+    with eng.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
