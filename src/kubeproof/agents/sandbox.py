@@ -43,7 +43,18 @@ from kubeproof.agents.limits import (
 from kubeproof.agents.netns import HOST_PATH, ApiForwarder
 from kubeproof.errors import KubeproofError
 
-__all__ = ["HOME", "OUTPUT_LIMIT", "Bind", "CommandResult", "Sandbox", "find_bwrap", "truncate"]
+__all__ = [
+    "HOME",
+    "OUTPUT_LIMIT",
+    "STAGE",
+    "Bind",
+    "CommandResult",
+    "Sandbox",
+    "find_bwrap",
+    "stage",
+    "staging_prefix",
+    "truncate",
+]
 
 HOME = "/home/agent"
 UID = 1000  # the agent, inside
@@ -99,6 +110,36 @@ def _server(kubeconfig: Path) -> str | None:
         raise KubeproofError(f"cannot find the apiserver in {kubeconfig}: {exc}") from exc
 
 
+def stage(path: Path | str, staged: list[str], root: bool) -> str:
+    """Where `path` is staged for bwrap as root (see staging_prefix); else itself. Absolute
+    either way: the helpers run from another directory (a run given as `--out run`)."""
+    path = os.path.abspath(path)
+    if not root:
+        return path
+    staged.append(path)
+    return f"{STAGE}/{len(staged) - 1}"
+
+
+def staging_prefix(unshare: str | None, staged: list[str], group: CommandGroup | None) -> list[str]:
+    """The shell that starts a sandboxed command: it joins the command's control groups and,
+    as root (`unshare` given), makes a private mount namespace in which each bind source is
+    staged under STAGE, so that an unprivileged uid (which cannot search /root or a state
+    directory) can reach it; then execs its arguments."""
+    lines = ["set -e"]
+    if group is not None:
+        lines += [f"echo $$ > {shlex.quote(f'{d}/cgroup.procs')}" for d in group.dirs]
+    head: list[str] = []
+    if unshare:
+        head = [unshare, "--mount", "--propagation", "private", "--"]
+        lines.append(f"mount -t tmpfs -o mode=0755,size=64k kubeproof-stage {STAGE}")
+    for i, source in enumerate(staged):
+        point = f"{STAGE}/{i}"
+        make = "mkdir" if Path(source).is_dir() else "touch"
+        lines.append(f"{make} {point} && mount --bind {shlex.quote(source)} {point}")
+    lines.append('exec "$@"')
+    return [*head, "/bin/sh", "-c", "\n".join(lines), "sh"]
+
+
 class Sandbox:
     def __init__(
         self,
@@ -144,13 +185,7 @@ class Sandbox:
 
     def _bwrap_args(self, command: str, fds: list[int], staged: list[str]) -> list[str]:
         def staged_path(path: Path | str) -> str:
-            """Where `path` is staged for bwrap as root (see _prefix); else itself. Absolute
-            either way: the helpers run from another directory (a run given as `--out run`)."""
-            path = os.path.abspath(path)
-            if not self.root:
-                return path
-            staged.append(path)
-            return f"{STAGE}/{len(staged) - 1}"
+            return stage(path, staged, self.root)
 
         def data_fd(data: bytes) -> str:
             fds.append(os.memfd_create("kubeproof-sandbox", os.MFD_CLOEXEC))
@@ -244,23 +279,11 @@ class Sandbox:
         trial directory, can reach it), the command's control groups, the rlimits, the
         network namespace and the agent's host uid. As another user, the agent is that user:
         the control groups (if delegated), rlimits, and the holder's namespaces."""
-        lines = ["set -e"]
-        if group is not None:
-            lines += [f"echo $$ > {shlex.quote(f'{d}/cgroup.procs')}" for d in group.dirs]
-        head: list[str] = []
-        if self.root:
-            head = [self.helpers["unshare"], "--mount", "--propagation", "private", "--"]
-            lines.append(f"mount -t tmpfs -o mode=0755,size=64k kubeproof-stage {STAGE}")
-        for i, source in enumerate(staged):
-            point = f"{STAGE}/{i}"
-            make = "mkdir" if Path(source).is_dir() else "touch"
-            lines.append(f"{make} {point} && mount --bind {shlex.quote(source)} {point}")
-        lines.append('exec "$@"')
         limits = self.limits.prlimit_args(bool(self.cgroups))
         user = [self.helpers["setpriv"], f"--reuid={self.uid}", f"--regid={self.uid}"]
+        unshare = self.helpers["unshare"] if self.root else None
         return [
-            *head,
-            *("/bin/sh", "-c", "\n".join(lines), "sh"),
+            *staging_prefix(unshare, staged, group),
             *(self.helpers["prlimit"], *limits, "--"),
             *(self.helpers["nsenter"], *self.network.enter(), "--"),
             *([*user, "--clear-groups", "--"] if self.root else []),

@@ -20,6 +20,7 @@ from kubeproof.nodesim.expansion import command_and_args
 from kubeproof.nodesim.kubeevent import Event, ts
 from kubeproof.nodesim.process import FOREVER, Plan, plan
 from kubeproof.nodesim.pulling import ImagePulling
+from kubeproof.nodesim.realshell import runs_for_real
 from kubeproof.nodesim.timing import (
     CONTAINER_BACKOFF_INITIAL,
     CONTAINER_BACKOFF_MAX,
@@ -91,6 +92,10 @@ class Container(ImagePulling):
     dependency_attempts: dict = field(default_factory=dict)
     # a config file the running process re-reads (CoreDNS's reload plugin): what it serves
     reload: object = None
+    # a script running for real (liveproc.Live) and the Runner of its sandbox (realshell.py)
+    live: object = None
+    runner: object = None
+    stop_deadline: float = 0.0  # when a stopping live script is killed
 
     @property
     def name(self) -> str:
@@ -161,6 +166,13 @@ class Container(ImagePulling):
             f"{pod.uid}/{self.name}/{self.restart_count}".encode()
         ).hexdigest()
         self.plan = plan(model, spec, self.env, self.files)
+        self.live = None
+        runner = getattr(world, "runner", None)
+        if runner is not None and not self.plan.start_error and runs_for_real(model, argv):
+            # the script itself says what it logs and when it exits (realshell.py)
+            # (what it writes with dd/fallocate is still counted from its text: storage.py)
+            self.runner, self.plan = runner, Plan(runs_for=FOREVER, disk=self.plan.disk)
+            self.live = runner.start(self, pod, argv, model)
         self.started_at, self.finished_at = now, None
         self.exit_code = self.exit_reason = None
         self.reason = self.message = self.exit_message = ""
@@ -213,6 +225,8 @@ class Container(ImagePulling):
         assert self.plan and self.started_at is not None
         model = self.model or catalog.resolve(self.image)[2]
         exit_at = self.started_at + self.plan.runs_for
+        if self.live is not None and not self.live.alive:
+            return self._exit(self.live.finished_at, self.live.exit_code, self.live.reason)
         if self.hook_until is not None and now >= self.hook_until and exit_at > self.hook_until:
             self.hook_until, error = None, self.hook_error
             if error:
@@ -250,6 +264,8 @@ class Container(ImagePulling):
             upcoming.append(self.api_checked_at + API_CHECK_SECONDS)
         if self.reload is not None:
             upcoming.append(self.reload.next_at)
+        if self.live is not None:  # the PLEG relist notices its exit (or it wakes the pod)
+            upcoming.append(now + PLEG_RELIST)
         self.next_at = min(upcoming)
         return events
 
@@ -325,7 +341,8 @@ class Container(ImagePulling):
         from kubeproof.nodesim import shell  # shell reads containers: imported late
 
         command = (probe.get("exec") or {}).get("command") or []
-        result = shell.run(command, self, pod.name, None, model)
+        timeout = float(probe.get("timeoutSeconds", 1))  # prober.go:153
+        result = shell.run(command, self, pod.name, None, model, timeout=timeout)
         if result.code == 0:
             return None
         if result.code == 126:
@@ -378,6 +395,8 @@ class Container(ImagePulling):
         path = self.spec.get("terminationMessagePath", "/dev/termination-log")
         written = self.plan.written if self.plan and self.stop is None else {}
         message = written.get(path, "")[-4096:]
+        if self.live is not None:
+            message = self.live.box.read_termination()
         fallback = self.spec.get("terminationMessagePolicy") == "FallbackToLogsOnError"
         if not message and fallback and code != 0:
             message = "".join(line + "\n" for _, line in self.logs[-80:])[-2048:]
@@ -404,6 +423,10 @@ class Container(ImagePulling):
             return []
         self.stage, self.stop = "stopping", stop
         self.next_at = now + stop.seconds
+        if self.live is not None:  # SIGTERM now; SIGKILL when the grace period ends
+            self.stop_deadline = self.next_at
+            self.next_at = min(self.next_at, now + PLEG_RELIST)
+            self.live.terminate()
         text = message or f"Stopping container {self.name}"
         events = [self._event("Normal", "Killing", text)]
         handler = (self.spec.get("lifecycle") or {}).get("preStop")
@@ -418,9 +441,28 @@ class Container(ImagePulling):
         return events
 
     def _on_stopping(self, now, pod, world, catalog) -> list[Event]:
+        if self.live is not None:
+            return self._live_stopping(now, pod)
         self._exit(self.next_at, self.stop.exit_code, self.stop.reason)
         self.stop = None
         if pod.stopping:  # the pod is going: nothing restarts (a liveness kill does)
+            self.next_at = FOREVER
+        return []
+
+    def _live_stopping(self, now, pod) -> list[Event]:
+        """A live script being stopped: SIGTERM went at the kill (after the preStop hook,
+        KRC:781-806, which ran already); it exits by itself, or SIGKILL at the deadline."""
+        live = self.live
+        if live.alive and now < self.stop_deadline:
+            self.next_at = min(self.stop_deadline, now + PLEG_RELIST)
+            return []
+        if live.alive:
+            live.kill()
+            live.wait(2.0)
+        code = live.exit_code if live.exit_code is not None else 137
+        self._exit(min(live.finished_at or now, now), code, live.reason)
+        self.stop = None
+        if pod.stopping:
             self.next_at = FOREVER
         return []
 

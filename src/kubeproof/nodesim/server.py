@@ -22,6 +22,7 @@ from aiohttp import web
 from kubeproof.nodesim import metrics, shell, tokens
 from kubeproof.nodesim.container import Container
 from kubeproof.nodesim.etcfiles import hostname_and_domain
+from kubeproof.nodesim.liveproc import EXEC_LIMIT
 from kubeproof.nodesim.volumefiles import ContainerFiles
 
 FOLLOW_POLL_SECONDS = 0.2
@@ -231,7 +232,13 @@ class KubeletServer:
                 await tokens.ensure(container.files, pod.obj, client)
         hostname = hostname_and_domain(pod.obj)[0]
         model = container.model or self.kubelet.catalog.resolve(container.image)[2]
-        result = shell.run(argv, container, hostname, self.kubelet.exec_network(pod), model)
+        net = self.kubelet.exec_network(pod)
+        if container.live is not None:  # a script running for real: so does the command
+            result = await asyncio.to_thread(
+                shell.run, argv, container, hostname, net, model, EXEC_LIMIT
+            )
+        else:
+            result = shell.run(argv, container, hostname, net, model)
         if result.stdout and request.query.get("output", request.query.get("stdout")) != "0":
             await ws.send_bytes(bytes([STDOUT]) + result.stdout.encode())
         if result.stderr:

@@ -112,11 +112,22 @@ def run(
     hostname: str,
     net: Net | None = None,
     model: ImageModel | None = None,
+    timeout: float | None = None,
 ) -> Result:
     """`kubectl exec` of argv in the container; `model` is its image's behaviour model (ENV,
-    WORKDIR)."""
+    WORKDIR). In a container whose script runs for real, a command given a `timeout` (an
+    exec probe's, `kubectl exec`'s) runs for real in its sandbox (realshell.py); exec hooks
+    are still read by the simulated shell (they would block the node's loop)."""
     if not argv:
         return Result(stderr="error: you must specify at least one command\n", code=1)
+    live = container.live
+    if live is not None and live.alive and timeout is not None and container.owner is not None:
+        from kubeproof.nodesim.realshell import exec_in, probe_output
+
+        done = exec_in(live, container.runner, container, container.owner, argv, model, timeout)
+        if done.timed_out:
+            return Result(stderr=probe_output(done, argv, timeout), code=-1)
+        return Result(done.stdout, done.stderr, done.code)
     if argv[0] in ("sh", "bash", "/bin/sh", "/bin/bash") and len(argv) >= 3 and argv[1] == "-c":
         return _script(argv[2], container, hostname, net, model)
     return _command(argv, container, hostname, net, model)

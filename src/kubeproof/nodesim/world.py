@@ -33,6 +33,8 @@ class WorldCache:
         self.changed = asyncio.Event()
         self.synced = asyncio.Event()
         self._pending = 3 + len(NETWORK_KINDS)
+        # the sandboxes shell scripts really run in (nodesim/realshell.Runner); None: none
+        self.runner = None
 
     def secret(self, namespace: str, name: str) -> dict | None:
         return self._objects.get(("Secret", namespace, name))

@@ -1,0 +1,123 @@
+"""Shell workloads that really run: which containers' scripts run in a sandbox (runbox.py,
+liveproc.py) instead of being read from their text (process.py), and what each run gets
+from the simulator — the environment it computes (expansion.py, downward.py,
+servicelinks.py through config.resolve_env and shell.environment), the mounted files
+(volumefiles.py, etcfiles.py), the pod's emptyDir volumes and its hostname.
+
+A script runs for real where the image's model says `shell: busybox`, its command is
+`sh|ash|bash|dash -c SCRIPT`, and the node simulator has a Runner (a live cluster; golden
+runs on a fake clock keep the text reading). Other containers are unaffected."""
+
+import shutil
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+from kubeproof.nodesim import runbox
+from kubeproof.nodesim.catalog import ImageModel, script_of
+from kubeproof.nodesim.etcfiles import hostname_and_domain
+from kubeproof.nodesim.liveproc import PROBE_OUTPUT, ExecResult, Live
+from kubeproof.nodesim.runbox import Box, Mount, Run, available
+
+__all__ = ["Runner", "available", "exec_in", "probe_output", "runs_for_real"]
+
+NOT_FOUND = (
+    "OCI runtime exec failed: exec failed: unable to start container process: "
+    'exec: "{}": executable file not found in $PATH: unknown\n'
+)
+
+
+def runs_for_real(model: ImageModel | None, argv: list[str]) -> bool:
+    return model is not None and model.shell == "busybox" and script_of(argv) is not None
+
+
+class Runner:
+    """The sandboxes of one node simulator's containers, under `base` (its state dir's
+    `containers/`): base/POD-UID/volumes/NAME for emptyDirs, base/POD-UID/NAME-N for the
+    Nth run of a container. `wake(pod uid)` is called (from a thread) when a script exits."""
+
+    def __init__(self, base: Path, wake: Callable[[str], None] | None = None) -> None:
+        self.base = base
+        self.wake = wake
+        self._uids: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def _pod_dir(self, pod_uid: str) -> Path:
+        if not pod_uid or "/" in pod_uid or pod_uid.startswith("."):
+            raise ValueError(f"bad pod uid {pod_uid!r}")
+        return self.base / pod_uid
+
+    def start(self, container, pod, argv: list[str], model: ImageModel) -> Live:
+        """The container's script, started now; its log lines go to container.logs."""
+        with self._lock:
+            uid = self._uids.setdefault(pod.uid, runbox.pod_uid())
+        pod_dir = self._pod_dir(pod.uid)
+        previous = pod_dir / f"{container.name}-{container.restart_count - 1}"
+        shutil.rmtree(previous, ignore_errors=True)  # a restart starts from the image again
+        home = pod_dir / f"{container.name}-{container.restart_count}"
+        shutil.rmtree(home, ignore_errors=True)
+        box = Box(home, uid, runbox.container_limits(container.spec.get("resources")))
+        run = self.run_of(container, pod, argv, model)
+        wake = self.wake
+        return Live(box, run, container.logs, (lambda: wake(pod.uid)) if wake else None)
+
+    def run_of(self, container, pod, argv: list[str], model: ImageModel | None) -> Run:
+        from kubeproof.nodesim import shell  # shell reads containers: imported late
+
+        hostname = hostname_and_domain(pod.obj)[0]
+        spec = container.spec
+        return Run(
+            argv=argv,
+            env=shell.environment(container, hostname, model),
+            files={p: container.files[p] for p in list(container.files)},
+            mounts=self._empty_dirs(pod, spec),
+            workdir=spec.get("workingDir") or (model.workdir if model else "/"),
+            hostname=hostname,
+            termination_path=spec.get("terminationMessagePath", "/dev/termination-log"),
+            programs=model.executables if model else None,
+        )
+
+    def _empty_dirs(self, pod, spec: dict) -> list[Mount]:
+        """The pod's emptyDir volumes this container mounts: one host directory per pod and
+        volume, shared by its containers and kept across their restarts."""
+        empty = {v["name"] for v in pod.obj["spec"].get("volumes") or [] if "emptyDir" in v}
+        mounts = []
+        for m in spec.get("volumeMounts") or []:
+            if m.get("name") not in empty:
+                continue
+            sub = m.get("subPath") or ""
+            if sub.startswith("/") or ".." in sub.split("/") or "/" in m["name"]:
+                continue
+            host = self._pod_dir(pod.uid) / "volumes" / m["name"] / sub
+            host.mkdir(parents=True, exist_ok=True)
+            runbox.chown_tree(host, self._uids.get(pod.uid, 0))
+            mounts.append(Mount(host, m["mountPath"], not m.get("readOnly", False)))
+        return mounts
+
+    def forget(self, pod_uid: str) -> None:
+        """A pod gone from the node: its directories go too (its processes are gone)."""
+        with self._lock:
+            self._uids.pop(pod_uid, None)
+        shutil.rmtree(self._pod_dir(pod_uid), ignore_errors=True)
+
+
+def exec_in(
+    live: Live, runner: Runner, container, pod, argv: list[str], model, timeout: float | None
+) -> ExecResult:
+    """`argv` run in the container's sandbox; a program not there is the runtime's error
+    (exit 126, as runc words it) rather than bwrap's."""
+    result = live.exec(runner.run_of(container, pod, argv, model), timeout)
+    if result.code == 1 and result.stderr.startswith("bwrap: execvp "):
+        return ExecResult("", NOT_FOUND.format(argv[0]), 126)
+    return result
+
+
+def probe_output(result: ExecResult, command: list[str], timeout: float) -> str:
+    """What an exec probe reports: the command's output, at most maxReadLength
+    (pkg/probe/exec/exec.go:32,50-76), or the CRI client's timeout error
+    (cri-client pkg/remote_runtime.go:638-641)."""
+    if result.timed_out:
+        from kubeproof.nodesim.timing import go_duration
+
+        return f'command timed out: "{" ".join(command)}" timed out after {go_duration(timeout)}'
+    return (result.stdout + result.stderr)[:PROBE_OUTPUT]

@@ -1,0 +1,116 @@
+"""Shell workloads that really run (nodesim/realshell.py) on an embedded cluster through stock
+kubectl: a busybox script's loop, `${VAR}` expansion, log lines, exit code and exec probe are
+its own; `kubectl exec` sees its files; a fork bomb and an unbounded allocation are
+contained."""
+
+import time
+
+import pytest
+
+from tests.conftest import wait_for
+from tests.nodesim.conftest import apply, container_state, events
+
+pytestmark = [
+    pytest.mark.cluster,
+    pytest.mark.skipif(
+        not __import__("kubeproof.nodesim.runbox").nodesim.runbox.available(),
+        reason="needs busybox-static and bubblewrap",
+    ),
+]
+
+SCRIPT = """
+apiVersion: v1
+kind: Pod
+metadata: {name: script}
+spec:
+  restartPolicy: Never
+  containers:
+  - name: app
+    image: busybox:1.36
+    env: [{name: GREETING, value: hello}, {name: TARGET, value: "$(GREETING)-world"}]
+    command: [sh, -c]
+    args:
+    - |
+      for i in 1 2 3; do echo "${GREETING} round $i ${TARGET}"; done
+      if [ -f /tmp/ready ]; then echo "ready too early"; fi
+      sleep 4; touch /tmp/ready; echo made-ready
+      sleep 6; exit 3
+    readinessProbe:
+      exec: {command: [test, -f, /tmp/ready]}
+      periodSeconds: 1
+"""
+BOMB = """
+apiVersion: v1
+kind: Pod
+metadata: {name: bomb}
+spec:
+  restartPolicy: Never
+  containers:
+  - name: app
+    image: busybox:1.36
+    command: [sh, -c, "bomb(){ bomb | bomb & }; bomb; sleep 2; echo still-here; exit 0"]
+"""
+HOG = """
+apiVersion: v1
+kind: Pod
+metadata: {name: hog}
+spec:
+  restartPolicy: Never
+  containers:
+  - name: app
+    image: busybox:1.36
+    resources: {limits: {memory: 32Mi}}
+    command: [sh, -c, 'echo start; x=a; while true; do x="$x$x"; done']
+"""
+
+
+def _logs(sim, ns: str, pod: str) -> str:
+    return sim.kubectl("logs", "-n", ns, pod, check=False).stdout  # none while it is created
+
+
+def _terminated(sim, ns: str, pod: str, timeout: float = 60) -> dict:
+    return wait_for(
+        lambda: container_state(sim, pod, ns).get("state", {}).get("terminated"),
+        timeout,
+        what=f"{pod} terminated",
+    )
+
+
+def test_a_busybox_script_runs_as_written(sim, ns):
+    apply(sim, SCRIPT, ns)
+    wait_for(lambda: "made-ready" in _logs(sim, ns, "script"), 60, what="the script's lines")
+    # the exec probe passes once the script has touched the file (prober.go:153)
+    wait_for(lambda: container_state(sim, "script", ns).get("ready"), 20, what="ready")
+    seen = sim.kubectl("exec", "-n", ns, "script", "--", "ls", "/tmp").stdout
+    assert seen == "ready\n"  # kubectl exec sees the script's files
+    terminated = _terminated(sim, ns, "script")
+    assert (terminated["exitCode"], terminated["reason"]) == (3, "Error")
+    # $(GREETING) expanded by the kubelet in env; ${GREETING} by the shell
+    assert _logs(sim, ns, "script") == (
+        "hello round 1 hello-world\n"
+        "hello round 2 hello-world\n"
+        "hello round 3 hello-world\n"
+        "made-ready\n"
+    )
+    unready = [
+        e["message"]
+        for e in events(sim, "script", ns)
+        if e["reason"] == "Unhealthy" and e["message"].startswith("Readiness probe failed")
+    ]
+    assert unready, "the probe failed until the file existed"
+
+
+def test_a_fork_bomb_and_an_allocation_are_contained(sim, ns):
+    started = time.monotonic()
+    apply(sim, BOMB, ns)
+    apply(sim, HOG, ns)
+    bomb = _terminated(sim, ns, "bomb")
+    assert "still-here" in _logs(sim, ns, "bomb")
+    assert "can't fork" in _logs(sim, ns, "bomb")  # the pids limit held it
+    assert bomb["exitCode"] == 0  # PID 1 left: the rest of its pid namespace went with it
+    hog = _terminated(sim, ns, "hog")
+    # the kernel's OOM kill: SIGKILL, containerd's oomExitReason
+    assert (hog["exitCode"], hog["reason"]) == (137, "OOMKilled")
+    assert time.monotonic() - started < 90
+    # the machine answers: the API and the node simulator still serve
+    assert sim.kubectl("get", "pods", "-n", ns).returncode == 0

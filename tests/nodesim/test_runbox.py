@@ -1,0 +1,161 @@
+"""The sandbox container scripts really run in (nodesim/runbox.py, liveproc.py): Debian's
+busybox-static in bubblewrap, run directly — no cluster."""
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from kubeproof.agents.limits import cgroup_parents
+from kubeproof.nodesim import runbox
+from kubeproof.nodesim.liveproc import Live
+from kubeproof.nodesim.runbox import Box, Mount, Run
+
+pytestmark = pytest.mark.skipif(
+    not runbox.available(), reason="needs busybox-static and bubblewrap"
+)
+ENV = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME": "/root"}
+
+
+def _box(tmp_path: Path, memory: str = "64Mi", name: str = "c") -> Box:
+    limits = runbox.container_limits({"limits": {"memory": memory}})
+    return Box(tmp_path / name, runbox.pod_uid(), limits)
+
+
+def _script(text: str, **fields) -> Run:
+    return Run(argv=["sh", "-c", text], env=ENV | fields.pop("env", {}), **fields)
+
+
+def _finished(live: Live, seconds: float = 20) -> Live:
+    assert live.wait(seconds), "the script did not exit"
+    return live
+
+
+def test_a_script_loops_expands_its_variables_and_exits_with_its_code(tmp_path):
+    logs: list[tuple[float, str]] = []
+    script = 'for i in 1 2 3; do echo "${GREETING}, round $i"; done; echo oops >&2; exit 3'
+    run = _script(script, env={"GREETING": "hello"}, hostname="web-0")
+    live = _finished(Live(_box(tmp_path), run, logs))
+    assert [line for _, line in logs] == [
+        "hello, round 1",
+        "hello, round 2",
+        "hello, round 3",
+        "oops",
+    ]
+    assert (live.exit_code, live.reason) == (3, "Error")
+    assert all(abs(t - time.time()) < 30 for t, _ in logs)
+
+
+def test_lines_arrive_as_they_are_written(tmp_path):
+    logs: list[tuple[float, str]] = []
+    live = Live(_box(tmp_path), _script("echo first; sleep 1.5; echo second"), logs)
+    deadline = time.time() + 10
+    while not logs and time.time() < deadline:
+        time.sleep(0.05)
+    assert [line for _, line in logs] == ["first"] and live.alive
+    _finished(live)
+    assert [line for _, line in logs] == ["first", "second"]
+    assert logs[1][0] - logs[0][0] >= 1.0  # stamped when they arrived
+    assert (live.exit_code, live.reason) == (0, "Completed")
+
+
+def test_exec_runs_in_the_same_container_and_sees_its_files(tmp_path):
+    box = _box(tmp_path)
+    live = Live(box, _script("sleep 1; touch /tmp/ready; echo data > /root/note; sleep 30"), [])
+    try:
+        assert live.exec(_script("test -f /tmp/ready"), timeout=5).code == 1
+        time.sleep(1.5)
+        assert live.exec(_script("test -f /tmp/ready"), timeout=5).code == 0
+        assert live.exec(Run(["cat", "/root/note"], ENV), timeout=5).stdout == "data\n"
+        late = live.exec(_script("sleep 5"), timeout=0.5)
+        assert late.timed_out
+    finally:
+        live.kill()
+        _finished(live)
+    assert live.exit_code == 137
+
+
+def test_the_pods_files_env_and_hostname_are_there_and_read_only(tmp_path):
+    files = {"/etc/config/app.conf": "mode=fast\n", "/etc/hostname": "web-0\n"}
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    run = _script(
+        "cat /etc/config/app.conf; hostname; echo $MODE; echo x > /etc/config/app.conf "
+        "|| echo refused; echo written > /cache/out",
+        env={"MODE": "blue"},
+        files=files,
+        hostname="web-0",
+        mounts=[Mount(shared, "/cache")],
+    )
+    box = _box(tmp_path)
+    runbox.chown_tree(shared, box.uid)  # as the Runner hands an emptyDir to the pod's uid
+    logs: list[tuple[float, str]] = []
+    _finished(Live(box, run, logs))
+    lines = [line for _, line in logs]
+    assert lines[:3] == ["mode=fast", "web-0", "blue"]
+    assert lines[-1] == "refused"
+    assert (shared / "out").read_text() == "written\n"  # an emptyDir, shared by the pod
+
+
+def test_nothing_of_the_host_is_reachable(tmp_path):
+    secret = tmp_path / "host-secret"
+    secret.write_text("s3cret")
+    script = (
+        f"cat {secret} 2>/dev/null || echo no-host-file; ls /usr 2>/dev/null || echo no-usr; "
+        "touch /bin/x 2>/dev/null || echo ro-bin; wget -q -O- http://1.1.1.1 2>/dev/null "
+        "|| echo no-network; id -u"
+    )
+    logs: list[tuple[float, str]] = []
+    _finished(Live(_box(tmp_path), _script(script), logs))
+    assert [line for _, line in logs] == ["no-host-file", "no-usr", "ro-bin", "no-network", "0"]
+
+
+def test_pid_1_ignores_sigterm_unless_the_script_traps_it(tmp_path):
+    plain = Live(_box(tmp_path, name="a"), _script("while true; do sleep 0.1; done"), [])
+    trapped = Live(
+        _box(tmp_path, name="b"),
+        _script("trap 'echo bye; exit 0' TERM; while true; do sleep 0.1; done"),
+        logs := [],
+    )
+    time.sleep(0.5)
+    plain.terminate()
+    trapped.terminate()
+    assert trapped.wait(5) and trapped.exit_code == 0 and logs[-1][1] == "bye"
+    assert not plain.wait(1)  # PID 1 without a handler: SIGTERM does nothing
+    plain.kill()
+    assert _finished(plain).exit_code == 137
+
+
+def test_the_termination_message_is_read_without_following_links(tmp_path):
+    box = _box(tmp_path)
+    _finished(Live(box, _script("echo done > /dev/termination-log"), []))
+    assert box.read_termination() == "done\n"
+    box.termination.unlink()
+    os.symlink("/etc/passwd", box.termination)
+    assert box.read_termination() == ""
+
+
+def test_a_fork_bomb_is_contained(tmp_path):
+    # busybox ash refuses `:` as a function name; the same bomb under a name it takes
+    started = time.monotonic()
+    run = _script("bomb(){ bomb | bomb & }; bomb; sleep 3; echo still-here")
+    logs: list[tuple[float, str]] = []
+    live = _finished(Live(_box(tmp_path), run, logs), 30)
+    assert time.monotonic() - started < 20
+    assert "still-here" in [line for _, line in logs]
+    assert any("can't fork" in line for _, line in logs)  # the pids limit held it
+    assert live.exit_code == 0  # PID 1 left: the kernel ends the rest of its namespace
+    probe = Live(_box(tmp_path, name="after"), _script("echo responsive"), got := [])
+    assert _finished(probe, 10).exit_code == 0 and got[0][1] == "responsive"
+
+
+@pytest.mark.skipif("memory" not in cgroup_parents(), reason="needs a memory cgroup")
+def test_an_unbounded_allocation_is_oom_killed(tmp_path):
+    started = time.monotonic()
+    run = _script('echo start; x=a; while true; do x="$x$x"; done')
+    live = _finished(Live(_box(tmp_path, memory="32Mi"), run, logs := []), 30)
+    assert time.monotonic() - started < 20
+    # the kernel's OOM kill of PID 1: SIGKILL (137), containerd's oomExitReason
+    assert (live.exit_code, live.reason) == (137, "OOMKilled")
+    assert [line for _, line in logs] == ["start"]
