@@ -3,7 +3,8 @@ plan, re-running only the trials that errored or never ran.
 
 The selection is tested on a run directory synthesized as a killed run leaves it (a trial
 never written, one cut short mid-write, one that errored); the whole path — SIGKILL of a
-real `kubeproof run` mid-way, then `runs resume` — on a real embedded cluster (attached cluster processes die with the harness: cluster/process.py)."""
+real `kubeproof run` mid-way, then `runs resume` — on a real embedded cluster (its
+processes die with the harness: cluster/process.py)."""
 
 import json
 import os
