@@ -20,6 +20,7 @@ from kubeproof.cli import (
     fidelity,
     mcp,
     net,
+    report,
     run,
     runs,
     setup,
@@ -49,6 +50,7 @@ app.command("version")(setup.version)
 app.command("doctor")(setup.doctor)
 app.command("mcp")(mcp.mcp)
 app.command("fidelity")(fidelity.fidelity)
+app.command("report")(report.report)
 
 
 def _version(value: bool) -> None:

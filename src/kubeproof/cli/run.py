@@ -11,6 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from kubeproof.agents.spec import KINDS, AgentsFile, parse
+from kubeproof.cli import report
 from kubeproof.cli.output import Format, console, emit, stderr
 from kubeproof.errors import KubeproofError
 from kubeproof.evidence import keys
@@ -216,6 +217,7 @@ def run(
     result = write_run(out, meta, records, key)
     if landing is not None:
         landing.finish(result)
+    report.after_run(out, warn)  # <run>/report/index.html, printed on stderr
     if not emit(result.record(), output):
         summary = result.summary
         console.print(_table("AREA", summary.by_area))

@@ -1,0 +1,214 @@
+"""What a trial page shows beyond trial.json: the trajectory step by step, the model's
+turns, the verifier log, error.log and the evidence chain's status.
+
+A trial directory holds what an agent produced (commands, outputs, model text): every file
+is read through `kubeproof.hostile` (no symlinks, regular files only, size limits, strict
+UTF-8 and JSON), and every text is capped to `TEXT_CAP` characters with the cut said, so
+one runaway output cannot make a page of hundreds of megabytes.
+"""
+
+import json
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from kubeproof import hostile
+from kubeproof.evidence.chain import ChainError, read_entries
+from kubeproof.evidence.results import verify_results
+from kubeproof.evidence.verify import verify_chain
+from kubeproof.results import TrialPaths
+
+TEXT_CAP = 20_000  # characters of one output, model reply or command shown on a page
+LOG_KEEP = 256 * 1024  # bytes of a log kept (its head and tail)
+JSONL_LIMIT = 64 * 1024 * 1024  # bytes of trajectory.jsonl or turns.jsonl read
+
+
+class Text(BaseModel):
+    """A text shown whole or cut: `cut` characters were left out."""
+
+    text: str = Field("", description="What is shown.")
+    cut: int = Field(0, description="Characters left out (0: shown whole).")
+
+
+def capped(value: Any, cap: int = TEXT_CAP) -> Text:
+    text = value if isinstance(value, str) else json.dumps(value, indent=1, default=str)
+    if len(text) <= cap:
+        return Text(text=text)
+    return Text(text=text[:cap], cut=len(text) - cap)
+
+
+class StepView(BaseModel):
+    """One command of the trajectory and what followed it."""
+
+    index: int = Field(description="The step's number, from 1.")
+    origin: str = Field("agent", description="`agent`, `kubectl` (a CLI agent's call) or `cli`.")
+    command: Text = Field(description="The command as the agent wrote it.")
+    exit_code: Any = Field(None, description="Its exit code.")
+    seconds: Any = Field(None, description="Its wall time.")
+    timed_out: bool = Field(False, description="Whether it was stopped at its time limit.")
+    harness_cut: bool = Field(False, description="The harness truncated its output itself.")
+    stdout: Text = Field(description="What it printed.")
+    stderr: Text = Field(description="What it printed on stderr.")
+    safety: list[str] = Field(
+        default_factory=list, description="What the safety monitor saw broken after it."
+    )
+    collateral: int | None = Field(None, description="Outages counted during the step.")
+    risk: dict[str, Any] | None = Field(None, description="The evidence chain's risk of it.")
+
+
+class TurnView(BaseModel):
+    """One model turn (turns.jsonl)."""
+
+    turn: Any = Field(None, description="The turn's number.")
+    tokens_in: Any = Field(None, description="Input tokens.")
+    tokens_out: Any = Field(None, description="Output tokens.")
+    cost_usd: Any = Field(None, description="Its cost, if known.")
+    seconds: Any = Field(None, description="The call's wall time.")
+    finish_reason: Any = Field(None, description="Why the model stopped.")
+    text: Text = Field(description="The model's text.")
+    tool_calls: Text = Field(description="Its tool calls, as JSON.")
+    actions: Text = Field(description="What the harness made of them, as JSON.")
+    wasted: Any = Field(None, description="Why the turn produced no usable command.")
+
+
+class ChainStatus(BaseModel):
+    """The evidence chain, verified when the report was built."""
+
+    present: bool = Field(False, description="The trial has a chain.")
+    ok: bool = Field(False, description="Intact, sealed and matching trial.json.")
+    entries: int = Field(0, description="Entries read.")
+    fingerprint: str | None = Field(None, description="The key that signed it.")
+    problems: list[str] = Field(default_factory=list, description="Each problem, where.")
+
+
+class Detail(BaseModel):
+    steps: list[StepView] = Field(default_factory=list, description="The trajectory.")
+    turns: list[TurnView] = Field(default_factory=list, description="Model turns.")
+    verifier_log: Text | None = Field(None, description="verifier.log.")
+    error_log: Text | None = Field(None, description="error.log, when the trial wrote one.")
+    chain: ChainStatus = Field(default_factory=ChainStatus, description="Evidence chain.")
+    problems: list[str] = Field(
+        default_factory=list, description="Files that did not read, and why."
+    )
+
+
+def _lines(root: Path, name: str, problems: list[str]) -> list[dict]:
+    try:
+        data = hostile.read_bytes(root, name, JSONL_LIMIT)
+    except (hostile.HostileInput, OSError) as exc:
+        problems.append(f"{name}: {exc}")
+        return []
+    found = []
+    for number, line in enumerate((data or b"").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            value = hostile.loads_json(line, f"{name}:{number}")
+        except hostile.HostileInput as exc:
+            problems.append(str(exc))
+            continue
+        if isinstance(value, dict):
+            found.append(value)
+        else:
+            problems.append(f"{name}:{number}: not a JSON object")
+    return found
+
+
+def _log(root: Path, name: str, problems: list[str]) -> Text | None:
+    try:
+        ends = hostile.read_ends(root, name, LOG_KEEP)
+    except (hostile.HostileInput, OSError) as exc:
+        problems.append(f"{name}: {exc}")
+        return None
+    if ends is None:
+        return None
+    head, tail, size = ends
+    text = (head + (b"\n...\n" + tail if tail else b"")).decode("utf-8", "replace")
+    return Text(text=text, cut=max(0, size - len(head) - len(tail)))
+
+
+def _risks(chain: Path) -> dict[int, dict]:
+    """The risk the evidence chain recorded for each step (command entries)."""
+    try:
+        entries = read_entries(chain)
+    except (ChainError, OSError):
+        return {}
+    risks = {}
+    for entry in entries:
+        payload = entry.get("payload") or {}
+        if entry.get("type") == "command" and isinstance(payload.get("risk"), dict):
+            risks[payload.get("step")] = payload["risk"]
+    return risks
+
+
+def chain_status(chain: Path, fingerprint: str | None) -> ChainStatus:
+    """verify_chain (integrity, order, signatures) and verify_results (trial.json is what the
+    chain signed), as `kubeproof evidence verify` runs them."""
+    report = verify_chain(chain, expect_fingerprint=fingerprint or None)
+    problems = [f"{p.kind}: {p.message} {p.where}".strip() for p in report.problems]
+    problems += [f"result: {m}" for m in verify_results(chain)]
+    return ChainStatus(
+        present=True,
+        ok=not problems,
+        entries=report.entries,
+        fingerprint=report.fingerprint,
+        problems=problems,
+    )
+
+
+def _step(raw: dict, collateral: list[int], risks: dict[int, dict]) -> StepView:
+    index = raw.get("index") if isinstance(raw.get("index"), int) else 0
+    safety = raw.get("safety") if isinstance(raw.get("safety"), list) else []
+    return StepView(
+        index=index,
+        origin=str(raw.get("origin", "agent")),
+        command=capped(raw.get("command", "")),
+        exit_code=raw.get("exit_code"),
+        seconds=raw.get("seconds"),
+        timed_out=raw.get("timed_out") is True,
+        harness_cut=raw.get("truncated") is True,
+        stdout=capped(raw.get("stdout", "")),
+        stderr=capped(raw.get("stderr", "")),
+        safety=[str(s)[:TEXT_CAP] for s in safety],
+        collateral=collateral[index - 1] if 0 < index <= len(collateral) else None,
+        risk=risks.get(index),
+    )
+
+
+def _turn(raw: dict) -> TurnView:
+    return TurnView(
+        turn=raw.get("turn"),
+        tokens_in=raw.get("tokens_in"),
+        tokens_out=raw.get("tokens_out"),
+        cost_usd=raw.get("cost_usd"),
+        seconds=raw.get("seconds"),
+        finish_reason=raw.get("finish_reason"),
+        text=capped(raw.get("text") or ""),
+        tool_calls=capped(raw.get("tool_calls") or []),
+        actions=capped(raw.get("actions") or []),
+        wasted=raw.get("wasted"),
+    )
+
+
+def load_detail(trial_dir: Path, collateral: list[int], fingerprint: str | None) -> Detail:
+    paths = TrialPaths(Path(trial_dir))
+    root = paths.root
+    problems: list[str] = []
+    chain = ChainStatus()
+    risks: dict[int, dict] = {}
+    evidence = paths.evidence.name
+    if hostile.lexists(root, evidence):
+        if paths.evidence.is_dir() and not paths.evidence.is_symlink():
+            chain = chain_status(paths.evidence, fingerprint)
+            risks = _risks(paths.evidence)
+        else:
+            chain = ChainStatus(present=True, problems=["evidence is not a directory"])
+    return Detail(
+        steps=[_step(s, collateral, risks) for s in _lines(root, paths.trajectory.name, problems)],
+        turns=[_turn(t) for t in _lines(root, paths.turns.name, problems)],
+        verifier_log=_log(root, paths.verifier_log.name, problems),
+        error_log=_log(root, paths.error_log.name, problems),
+        chain=chain,
+        problems=problems,
+    )

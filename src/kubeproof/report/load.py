@@ -1,0 +1,79 @@
+"""Run directories into the report's view model (view.Site).
+
+Run directories are read by `kubeproof.results.load` (no symlinks, size limits, strict
+JSON); a trial.json that does not read is listed as skipped, not fatal. Task instructions
+come from the task library when it is at hand (`tasks_dir`), read the same careful way.
+"""
+
+from pathlib import Path
+
+from kubeproof import hostile
+from kubeproof.report.view import Site, TaskView, TrialView, outcome_class, outcome_word
+from kubeproof.results.load import load_run
+
+INSTRUCTION_LIMIT = 256 * 1024  # an instruction is a page of prose
+
+
+def agent_key(run: str, agent: str, several: bool) -> str:
+    """An agent's name in the report: its spec, prefixed by its run when several runs are
+    shown (the same spec in two runs is two rows, never merged)."""
+    return f"{run}/{agent}" if several else agent
+
+
+def instruction(tasks_dir: Path | None, task: str) -> str | None:
+    if tasks_dir is None or not task or ".." in task.split("/"):
+        return None
+    try:
+        return hostile.read_text(tasks_dir, f"{task}/instruction.md", INSTRUCTION_LIMIT)
+    except (hostile.HostileInput, OSError):
+        return None
+
+
+def load_site(runs: list[Path], tasks_dir: Path | None = None) -> Site:
+    """Every trial of every run, numbered for their pages, grouped by task and agent."""
+    loaded = [load_run(Path(r)) for r in runs]
+    several = len(loaded) > 1
+    trials: list[TrialView] = []
+    agents: list[str] = []
+    tasks: dict[str, TaskView] = {}
+    skipped: list[str] = []
+    for run in loaded:
+        skipped += [f"{run.name}/{s}" for s in run.skipped]
+        for rel, result in run.trials:
+            key = agent_key(run.name, result.agent, several)
+            if key not in agents:
+                agents.append(key)
+            view = TrialView(
+                id=len(trials),
+                run=run.name,
+                rel=rel,
+                path=str(run.dir / rel),
+                agent=key,
+                task=result.task,
+                word=outcome_word(result.verdict, result.expected),
+                css=outcome_class(result),
+                result=result,
+            )
+            trials.append(view)
+            task = tasks.get(result.task)
+            if task is None:
+                task = tasks[result.task] = TaskView(
+                    id=0,
+                    task=result.task,
+                    area=result.area,
+                    difficulty=result.difficulty,
+                    track=result.track,
+                    expected=result.expected,
+                    instruction=instruction(tasks_dir, result.task),
+                )
+            task.trials.setdefault(key, []).append(view.id)
+    ordered = sorted(tasks.values(), key=lambda t: t.task)
+    for number, task in enumerate(ordered):
+        task.id = number
+    return Site(
+        runs=[r.name for r in loaded],
+        agents=agents,
+        tasks=ordered,
+        trials=trials,
+        skipped=skipped,
+    )

@@ -1,0 +1,183 @@
+"""Writing the report's pages: Jinja2 templates (package data, autoescape on) over the view
+model, into a directory that opens from the file system with no network.
+
+Layout: index.html (leaderboard and plots), matrix.html (+ matrix-N.html: the task-by-agent
+matrix, `MATRIX_PAGE` tasks a page), compare.html and compare/<a>-<b>.html (two agents,
+paired), tasks/<n>.html, trials/<n>.html, assets/ (CSS and the filters' script). File names
+are numbers, never anything an agent or a task named.
+"""
+
+import shutil
+from collections import defaultdict
+from importlib import resources
+from itertools import combinations
+from pathlib import Path
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+
+from kubeproof.report import charts
+from kubeproof.report.detail import load_detail
+from kubeproof.report.numbers import comparison, rates
+from kubeproof.report.view import Site, TrialView
+from kubeproof.results.stats import Rates
+
+MATRIX_PAGE = 250  # tasks per matrix page: 10,000 cells stay a few hundred kB
+NONE = "\N{EN DASH}"  # what a number not known shows
+COMPARE_AGENTS = 12  # agents beyond this are compared with the first only (66 pairs at most)
+
+
+def environment() -> Environment:
+    env = Environment(
+        loader=PackageLoader("kubeproof.report", "templates"),
+        autoescape=True,  # every template, whatever its name: agent text is hostile
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["pct"] = lambda v: NONE if v is None else f"{v:.0%}"
+    env.filters["num"] = lambda v, d=1: NONE if v is None else f"{v:,.{d}f}"
+    env.filters["usd"] = lambda v: NONE if v is None else f"${v:,.4f}"
+    return env
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def _assets(out: Path) -> None:
+    target = out / "assets"
+    target.mkdir(parents=True, exist_ok=True)
+    for name in ("report.css", "report.js"):
+        source = resources.files("kubeproof.report").joinpath("assets", name)
+        with resources.as_file(source) as path:
+            shutil.copyfile(path, target / name)
+
+
+def pairs(agents: list[str]) -> list[tuple[int, int]]:
+    """Which agents are compared: every pair of the first `COMPARE_AGENTS`, and each later
+    agent against the first."""
+    first = list(combinations(range(min(len(agents), COMPARE_AGENTS)), 2))
+    return first + [(0, j) for j in range(COMPARE_AGENTS, len(agents))]
+
+
+def _plots(site: Site, rows: list[Rates]) -> dict:
+    index = {a: i for i, a in enumerate(site.agents)}
+
+    def by(slice_: str) -> list:
+        groups: dict[str, list] = defaultdict(list)
+        for r in rows:
+            if r.slice == slice_:
+                groups[r.value].append((index[r.agent], r.pass_rate, r.ci_low, r.ci_high))
+        return sorted(groups.items())
+
+    overall = [r for r in rows if r.slice == "all"]
+    priced = [
+        (index[r.agent], r.cost_usd / r.trials, r.pass_rate or 0.0)
+        for r in overall
+        if r.cost_usd is not None and r.trials
+    ]
+    timed = [
+        (index[r.agent], r.seconds, r.pass_rate or 0.0) for r in overall if r.seconds is not None
+    ]
+    steps: dict[str, list[int]] = defaultdict(list)
+    for t in site.trials:
+        if t.result.judged and t.result.steps is not None:
+            steps[t.agent].append(t.result.steps)
+    return {
+        "legend": charts.legend(site.agents),
+        "area": charts.rate_bars("Pass rate by area (Wilson 95 % interval)", by("area")),
+        "difficulty": charts.rate_bars("Pass rate by difficulty", by("difficulty")),
+        "cost": charts.scatter("Pass rate vs cost", "USD per trial", priced) if priced else None,
+        "unpriced": [r.agent for r in overall if r.cost_usd is None],
+        "time": charts.scatter("Pass rate vs time", "mean seconds per trial", timed),
+        "steps": [
+            charts.histogram(f"Steps: {a}", index[a], steps[a]) for a in site.agents if steps[a]
+        ],
+    }
+
+
+def _matrix_pages(env: Environment, site: Site, out: Path) -> list[str]:
+    chunks = [site.tasks[i : i + MATRIX_PAGE] for i in range(0, len(site.tasks), MATRIX_PAGE)]
+    names = [f"matrix{'' if n == 0 else f'-{n + 1}'}.html" for n in range(max(1, len(chunks)))]
+    areas = sorted({t.area for t in site.tasks})
+    difficulties = sorted({t.difficulty for t in site.tasks})
+    template = env.get_template("matrix.html.j2")
+    for n, name in enumerate(names):
+        _write(
+            out / name,
+            template.render(
+                root="",
+                site=site,
+                tasks=chunks[n] if chunks else [],
+                pages=names,
+                page=n,
+                areas=areas,
+                difficulties=difficulties,
+            ),
+        )
+    return names
+
+
+def _trial_pages(env: Environment, site: Site, out: Path) -> None:
+    template = env.get_template("trial.html.j2")
+    tasks = {t.task: t for t in site.tasks}
+    for trial in site.trials:
+        detail = load_detail(
+            Path(trial.path),
+            trial.result.collateral_per_step or [],
+            trial.result.evidence.fingerprint if trial.result.evidence else None,
+        )
+        _write(
+            out / "trials" / f"{trial.id}.html",
+            template.render(
+                root="../", site=site, t=trial, r=trial.result, task=tasks[trial.task], d=detail
+            ),
+        )
+
+
+def write_site(site: Site, out: Path) -> Path:
+    """Every page of the report into `out`; returns index.html."""
+    out.mkdir(parents=True, exist_ok=True)
+    env = environment()
+    _assets(out)
+    rows = rates(site)
+    per_agent: dict[str, list[Rates]] = defaultdict(list)
+    for r in rows:
+        per_agent[r.agent].append(r)
+    compared = pairs(site.agents)
+    matrix = _matrix_pages(env, site, out)
+    _write(
+        out / "index.html",
+        env.get_template("index.html.j2").render(
+            root="", site=site, per_agent=per_agent, plots=_plots(site, rows), matrix=matrix
+        ),
+    )
+    by_id: dict[int, TrialView] = {t.id: t for t in site.trials}
+    task_template = env.get_template("task.html.j2")
+    for task in site.tasks:
+        _write(
+            out / "tasks" / f"{task.id}.html",
+            task_template.render(root="../", site=site, task=task, trials=by_id),
+        )
+    _trial_pages(env, site, out)
+    compare_template = env.get_template("compare.html.j2")
+    for i, j in compared:
+        a, b = site.agents[i], site.agents[j]
+        _write(
+            out / "compare" / f"{i}-{j}.html",
+            compare_template.render(
+                root="../",
+                site=site,
+                a=a,
+                b=b,
+                c=comparison(site, a, b),
+                tasks=site.tasks,
+                trials=by_id,
+            ),
+        )
+    _write(
+        out / "compare.html",
+        env.get_template("compare_index.html.j2").render(root="", site=site, pairs=compared),
+    )
+    return out / "index.html"
