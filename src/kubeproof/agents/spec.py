@@ -8,10 +8,11 @@
 | `llm:openai/MODEL` | OpenAI's API (`OPENAI_API_KEY`; `OPENAI_BASE_URL` is honoured) |
 | `llm:URL#MODEL` | any OpenAI-compatible endpoint: vLLM, Ollama, llama.cpp, LiteLLM … |
 | `anthropic:MODEL` | Anthropic's Messages API (`ANTHROPIC_API_KEY`) |
+| `local:MODEL` | an offline model llama.cpp serves for the run (`local:gemma3-270m`) |
 | `cli:COMMAND` | any program run in the sandbox (agents/cli_agent.py) |
 | `NAME` | an agent defined in the agents file |
 
-`llm:` and `anthropic:` take options after `?`, e.g.
+`llm:`, `anthropic:` and `local:` take options after `?`, e.g.
 `llm:http://127.0.0.1:8000/v1#qwen?protocol=text&temperature=0.2&max_turns=30`; every field of
 `LLMConfig` can be set this way or in the agents file. Keys come only from the environment.
 """
@@ -33,6 +34,7 @@ from kubeproof.agents.builtin import (
     ScriptAgent,
 )
 from kubeproof.agents.cli_agent import CLIAgent, CLIConfig
+from kubeproof.agents.llm import local
 from kubeproof.agents.llm.config import LLMConfig
 from kubeproof.errors import KubeproofError
 from kubeproof.tasks import Task
@@ -46,6 +48,7 @@ KINDS = (
     "llm:openai/MODEL",
     "llm:URL#MODEL",
     "anthropic:MODEL",
+    "local:MODEL",
     "cli:COMMAND",
     "NAME (agents file)",
 )
@@ -182,6 +185,13 @@ def parse(spec: str, agents: AgentsFile | None = None) -> AgentSpec:
         model, options = _options(arg)
         config = _llm(spec, "spec", provider="anthropic", model=model, **options)
         return AgentSpec(spec, "llm", _slug(f"anthropic-{model}"), llm=config, prices=agents.prices)
+    if kind == "local" and arg:
+        name, options = _options(arg)
+        model = local.known(name)
+        config = _llm(
+            spec, "spec", model=model.alias, base_url=f"local:{name}", **(model.defaults | options)
+        )
+        return AgentSpec(spec, "llm", _slug(f"local-{name}"), llm=config, prices=agents.prices)
     if kind == "cli" and arg.strip():
         program = Path(arg.split()[0]).stem
         return AgentSpec(spec, "cli", _slug(f"cli-{program}"), cli=CLIConfig(command=arg))
@@ -216,4 +226,7 @@ def build(spec: "str | AgentSpec", task: Task) -> Agent:
         return CLIAgent(agent.cli, agent.label)
     from kubeproof.agents.llm.loop import LLMAgent
 
-    return LLMAgent(agent.llm, agent.label, prices=agent.prices)
+    config = agent.llm
+    if config.base_url and config.base_url.startswith("local:"):  # started on first use
+        config = config.model_copy(update={"base_url": local.ensure(config.base_url[6:])})
+    return LLMAgent(config, agent.label, prices=agent.prices)

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from kubeproof.agents.llm import local
 from kubeproof.agents.spec import AgentSpec, parse
 from kubeproof.cluster.decoders import prepare_for_threads
 from kubeproof.evidence import keys
@@ -121,6 +122,7 @@ def execute(
         th.start()
     for th in threads:
         th.join()
+    local.stop_all()  # local model servers (`local:` agents) end with the run
     return [r for r in records if r is not None]
 
 
