@@ -25,23 +25,44 @@ class NoopAgent:
         session.run("submit")
 
 
+def interpreter(script: str, default: str = "/bin/sh") -> str:
+    """The shell a script asks for on its first line (`#!/bin/bash`, `#!/usr/bin/env
+    bash`: bash; `#!/bin/sh`: sh), else `default`."""
+    first = script.split("\n", 1)[0]
+    if not first.startswith("#!"):
+        return default
+    words = first[2:].split()
+    if not words:
+        return default
+    program = words[1] if words[0].endswith("/env") and len(words) > 1 else words[0]
+    name = program.rsplit("/", 1)[-1]
+    return {"bash": "/bin/bash", "sh": "/bin/sh"}.get(name, default)
+
+
 class ScriptAgent:
     """Runs a shell script inside the sandbox as one command whose text is the script, so
     the trajectory holds exactly what ran and a replay of it reproduces the run. The
-    oracle is the task's solution/solve.sh; `tasks validate` plays each shortcut this way."""
+    oracle is the task's solution/solve.sh; `tasks validate` plays each shortcut this way.
+    The script runs under the shell its first line names (bash for Harbor's scripts)."""
+
+    default_shell = "/bin/sh"
 
     def __init__(self, script: Path, name: str = "script"):
         self.script = script
         self.name = name
 
     def act(self, session: Session) -> None:
-        session.run(self.script.read_text())
+        text = self.script.read_text()
+        session.run(text, shell=interpreter(text, self.default_shell))
         if session.decision.outcome == "none" and not session.faults:
             session.run("submit")
 
 
 class OracleAgent(ScriptAgent):
-    """The task's own solution/solve.sh."""
+    """The task's own solution/solve.sh: under bash, as Harbor runs it, unless its first
+    line asks for sh."""
+
+    default_shell = "/bin/bash"
 
     def __init__(self, solution: Path):
         super().__init__(solution, "oracle")

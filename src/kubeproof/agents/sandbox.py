@@ -66,6 +66,9 @@ PASSWD = (
     "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n"
 )
 GROUP = f"root:x:0:\nagent:x:{UID}:\nnogroup:x:65534:\n"
+# what a command may run under: POSIX sh, or bash for scripts written for it (a Harbor
+# task's solve.sh and test.sh), both from the host's read-only /usr
+SHELLS = ("/bin/sh", "/bin/bash")
 
 
 @dataclass(frozen=True)
@@ -154,8 +157,10 @@ class Sandbox:
         limits: Limits | None = None,
         checked: bool = False,
         endpoints: list[str] | tuple[str, ...] = (),
+        workdir: str = HOME,
     ):
         self.kubeconfig = kubeconfig
+        self.workdir = workdir  # where commands start: the home, or a task's workspace
         self.scratch = scratch
         self.kubectl = kubectl
         self.timeout = timeout
@@ -183,7 +188,9 @@ class Sandbox:
     def close(self) -> None:
         self.network.close()
 
-    def _bwrap_args(self, command: str, fds: list[int], staged: list[str]) -> list[str]:
+    def _bwrap_args(
+        self, command: str, fds: list[int], staged: list[str], shell: str = SHELLS[0]
+    ) -> list[str]:
         def staged_path(path: Path | str) -> str:
             return stage(path, staged, self.root)
 
@@ -249,7 +256,7 @@ class Sandbox:
             staged_path(self.kubectl),
             "/opt/kubeproof/bin/kubectl",
             "--chdir",
-            HOME,
+            self.workdir,
             "--clearenv",
         ]
         env = {
@@ -271,7 +278,9 @@ class Sandbox:
             args += [flag, staged_path(bind.host), bind.inside]
         filter_fd = data_fd(self.filter)
         args += ["--remount-ro", "/"]  # the sandbox's own root too: only home and /tmp take writes
-        return [*args, "--seccomp", filter_fd, "/bin/sh", "-c", command]
+        if shell not in SHELLS:
+            raise KubeproofError(f"no such sandbox shell: {shell}")
+        return [*args, "--seccomp", filter_fd, shell, "-c", command]
 
     def _prefix(self, staged: list[str], group: CommandGroup | None) -> list[str]:
         """The helpers before bwrap. As root: a private mount namespace in which each bind
@@ -291,7 +300,7 @@ class Sandbox:
         ]
 
     @contextmanager
-    def popen(self, command: str, **kwargs):
+    def popen(self, command: str, shell: str = "/bin/sh", **kwargs):
         """The command running in the sandbox (a subprocess.Popen), cleaned up on exit."""
         fds: list[int] = []
         staged: list[str] = []
@@ -299,7 +308,7 @@ class Sandbox:
         try:
             if self.scratch.stat().st_uid != self.uid:
                 os.chown(self.scratch, self.uid, self.uid)
-            bwrap = self._bwrap_args(command, fds, staged)
+            bwrap = self._bwrap_args(command, fds, staged, shell)
             if self.cgroups:
                 name = f"kubeproof-{self.uid}-{next(_serial)}"
                 group = CommandGroup(self.cgroups, self.limits, name)
@@ -356,13 +365,17 @@ class Sandbox:
         timeout: float | None = None,
         stdin: bytes | None = None,
         output_limit: int = OUTPUT_LIMIT,
+        shell: str = "/bin/sh",
     ) -> CommandResult:
         limit = timeout or self.timeout
         started = time.monotonic()
         notes = []
         pipes = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
         with self.popen(
-            command, stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE, **pipes
+            command,
+            shell,
+            stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
+            **pipes,
         ) as proc:
             capture = Capture(proc, stdin, output_limit)
             timed_out = False

@@ -98,7 +98,7 @@ class Session:
             raise BudgetExhausted("time budget spent")
         return remaining
 
-    def run(self, command: str) -> CommandResult:
+    def run(self, command: str, shell: str = "/bin/sh") -> CommandResult:
         if len(self.steps) >= self.max_steps:
             raise BudgetExhausted(f"step budget of {self.max_steps} commands spent")
         remaining = self.remaining()
@@ -106,7 +106,7 @@ class Session:
             self.sandbox.timeout if remaining is None else min(self.sandbox.timeout, remaining)
         )
         started = time.time()
-        result = self.sandbox.run(command, timeout=timeout)
+        result = self.sandbox.run(command, timeout=timeout, shell=shell)
         step = Step(
             len(self.steps) + 1,
             command,

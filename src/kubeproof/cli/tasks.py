@@ -349,3 +349,13 @@ def catalog(
         console.print(f"wrote {CATALOG}")
     else:
         typer.echo(text, nl=False)
+
+
+def _imports() -> None:
+    """`kubeproof tasks import …` (cli/interop.py)."""
+    from kubeproof.cli import interop
+
+    app.add_typer(interop.app, name="import")
+
+
+_imports()

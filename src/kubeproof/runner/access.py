@@ -83,29 +83,49 @@ def manifests(task: Task) -> list[dict]:
     return docs
 
 
+def agent_account(task: Task) -> tuple[str, str]:
+    """(namespace, name) of the ServiceAccount the agent acts as: kubeproof's own, or the
+    one the task's setup made for it (`agent_service_account`, a Harbor import's)."""
+    named = task.spec.kubeproof.agent_service_account
+    if named:
+        namespace, _, name = named.partition("/")
+        return namespace, name
+    return AGENT_NAMESPACE, AGENT
+
+
+def agent_user(task: Task) -> str:
+    namespace, name = agent_account(task)
+    return f"system:serviceaccount:{namespace}:{name}"
+
+
 def grant(cluster: Cluster, task: Task, out: Path, ca_pem: bytes) -> Path:
-    """Create the agent's identity and write its kubeconfig to `out`."""
+    """Create the agent's identity (unless the task's setup made it) and write its
+    kubeconfig to `out`."""
     from lightkube.codecs import from_dict
     from lightkube.models.authentication_v1 import TokenRequestSpec
     from lightkube.models.meta_v1 import ObjectMeta
     from lightkube.resources.core_v1 import ServiceAccountToken
 
     client = cluster.client()
+    account_ns, account = agent_account(task)
     try:
-        for doc in manifests(task):
-            client.apply(from_dict(doc), field_manager="kubeproof-setup", force=True)
+        if not task.spec.kubeproof.agent_service_account:
+            for doc in manifests(task):
+                client.apply(from_dict(doc), field_manager="kubeproof-setup", force=True)
         lifetime = int(task.spec.agent.timeout_sec + task.spec.kubeproof.setup_timeout_sec + 600)
         issued = client.create(
             ServiceAccountToken(
-                metadata=ObjectMeta(name=AGENT, namespace=AGENT_NAMESPACE),
+                metadata=ObjectMeta(name=account, namespace=account_ns),
                 spec=TokenRequestSpec(audiences=[], expirationSeconds=lifetime),
             ),
-            AGENT,
-            namespace=AGENT_NAMESPACE,
+            account,
+            namespace=account_ns,
         )
     except ApiError as exc:
         raise KubeproofError(f"cannot create the agent's access: {exc.status.message}") from exc
     namespaces = [p.namespace for p in task.spec.kubeproof.permissions if p.namespace]
+    if task.spec.kubeproof.agent_service_account:  # its context: its own namespace, as Harbor's
+        namespaces = [account_ns]
     return write_token_kubeconfig(
         out,
         cluster=cluster.name,

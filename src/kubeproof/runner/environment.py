@@ -66,10 +66,14 @@ def _break_script(cluster: Cluster, task: Task, step: Path) -> None:
 
 
 def apply_environment(cluster: Cluster, task: Task, client: Client | None = None) -> None:
-    """Apply environment/setup/*.yaml, then the break (manifests or break.sh), as admin."""
+    """Apply environment/setup/*.yaml, run environment/setup.sh, then the break
+    (manifests or break.sh), all as admin."""
+    from kubeproof.runner.admin_shell import run_setup_script
+
     client = client or cluster.client()
     for manifest in task.setup:
         apply_text(cluster, client, manifest.read_text(), f"task setup failed at {manifest}")
+    run_setup_script(cluster, task)
     for step in task.breaks:
         if step.suffix == ".sh":
             _break_script(cluster, task, step)

@@ -38,8 +38,9 @@ class TrialPlan:
 
 
 def task_namespaces(task: Task) -> list[str]:
-    """Namespaces the task's manifests create or write into."""
-    found: set[str] = set()
+    """Namespaces the task's manifests create or write into, and those it names (made by
+    a setup script)."""
+    found: set[str] = set(task.spec.kubeproof.namespaces)
     for path in [*task.setup, *(b for b in task.breaks if b.suffix in (".yaml", ".yml"))]:
         for doc in yaml.safe_load_all(path.read_text()):
             if not isinstance(doc, dict):

@@ -5,6 +5,8 @@ its decision, usage and faults into the trial's result."""
 
 import contextlib
 import json
+import os
+import shutil
 import time
 from pathlib import Path
 
@@ -12,7 +14,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from kubeproof.agents.builtin import Agent
 from kubeproof.agents.protocol_tools import COMMANDS_GUIDE, CommandServer, llm_tools
-from kubeproof.agents.sandbox import Sandbox
+from kubeproof.agents.sandbox import HOME, Bind, Sandbox
 from kubeproof.agents.session import BudgetExhausted, Decision, Session, install_tools
 from kubeproof.agents.spec import build
 from kubeproof.cluster.base import Cluster, kubectl_binary
@@ -21,14 +23,29 @@ from kubeproof.evidence.protocol import GUIDE, Protocol
 from kubeproof.evidence.recording import TrialRecording
 from kubeproof.results import Decision as DecisionResult
 from kubeproof.results import TrialPaths, TrialResult, Usage
-from kubeproof.runner.access import AGENT, AGENT_NAMESPACE
+from kubeproof.runner.access import agent_user
+from kubeproof.runner.admin_shell import copy_tools
 from kubeproof.runner.plan import TrialPlan, key_secrets
 from kubeproof.scrub import Scrubber
 from kubeproof.tasks import Task
 from kubeproof.verify.safety import SafetyMonitor
 
-AGENT_USER = f"system:serviceaccount:{AGENT_NAMESPACE}:{AGENT}"
-COMMAND_TIMEOUT = 60.0
+WORKSPACE = "workspace"  # under the agent's home: counted against its size limit
+
+
+def give_workspace(task: Task, home: Path) -> Path | None:
+    """The task's environment/workspace/ copied into the agent's home (regular files and
+    folders only: a symlink in a task could name anything on the host), or None."""
+    if task.workspace is None:
+        return None
+    target = home / WORKSPACE
+    shutil.rmtree(target, ignore_errors=True)
+
+    def skip(folder: str, names: list[str]) -> set[str]:
+        return {n for n in names if os.path.islink(os.path.join(folder, n))}
+
+    shutil.copytree(task.workspace, target, ignore=skip)
+    return target
 
 
 class AgentTurn:
@@ -53,7 +70,7 @@ class AgentTurn:
         recording = TrialRecording(
             paths.evidence,
             key,
-            AGENT_USER,
+            agent_user(task),
             audit,
             self.plan.resolved.label,
         )
@@ -61,8 +78,15 @@ class AgentTurn:
         scrubber = Scrubber.for_harness([cluster.admin_kubeconfig], key_secrets(key))
         self.recording = recording
         instruction = task.instruction
-        tools = install_tools(paths.tools)
+        tools = copy_tools(task, install_tools(paths.tools))
         binds = []
+        workdir = HOME
+        workspace = give_workspace(task, paths.home)
+        if workspace is not None and spec.workdir:  # e.g. /app, where a Harbor task works
+            binds.append(Bind(workspace, spec.workdir, writable=True))
+            workdir = spec.workdir
+        elif workspace is not None:
+            workdir = f"{HOME}/{WORKSPACE}"
         server = None
         if self.plan.protocol:
             protocol = Protocol(recording.recorder, recording.actor, scrubber)
@@ -77,10 +101,11 @@ class AgentTurn:
             kubeconfig,
             paths.home,
             kubectl_binary(),
-            timeout=min(COMMAND_TIMEOUT, task.spec.agent.timeout_sec),
+            timeout=min(spec.command_timeout_sec, task.spec.agent.timeout_sec),
             tools=tools,
             binds=binds,
             endpoints=getattr(agent, "endpoints", ()),
+            workdir=workdir,
         )
 
         def after_step(step) -> list[str]:

@@ -54,6 +54,11 @@ class Task:
     shortcuts: list[Path] = field(default_factory=list)  # cheats: each must score 0
     alternatives: list[Path] = field(default_factory=list)  # other valid fixes: each scores 1
     warnings: list[Problem] = field(default_factory=list)
+    # issue 16: a Harbor-format task's pieces
+    setup_script: Path | None = None  # environment/setup.sh: run as admin after the manifests
+    shell_verifier: Path | None = None  # tests/test.sh, when there is no tests/verify.py
+    workspace: Path | None = None  # environment/workspace/: given to the agent
+    bin: Path | None = None  # environment/bin/: commands on the PATH of every sandbox
 
 
 def discover(paths: list[Path]) -> list[Path]:
@@ -133,13 +138,20 @@ def inspect(root: Path) -> tuple[Task | None, list[Problem]]:
         problems.append(Problem(instruction_path, 1, "missing or empty instruction.md"))
     env = root / "environment"
     setup = sorted((env / "setup").glob("*.yaml")) + sorted((env / "setup").glob("*.yml"))
-    if not setup:
-        problems.append(Problem(env / "setup", 1, "no manifests in environment/setup/"))
+    setup_script = _regular(env / "setup.sh", problems)
+    if not setup and setup_script is None:
+        problems.append(
+            Problem(env / "setup", 1, "no manifests in environment/setup/ and no setup.sh")
+        )
     breaks = sorted((env / "break").glob("*.yaml")) if (env / "break").is_dir() else []
     if (env / "break.sh").is_file():
         breaks.append(env / "break.sh")
     declined = spec is not None and spec.kubeproof.expected == "declined"
-    if not breaks and not declined:
+    # the setup breaks the system itself (an imported Harbor bootstrap): nothing else to do
+    by_setup = spec is not None and spec.kubeproof.broken_by_setup
+    if by_setup and breaks:
+        problems.append(Problem(env, 1, "broken_by_setup: a task with it has no break step"))
+    if not breaks and not declined and not by_setup:
         problems.append(
             Problem(env, 1, "no break step: environment/break/*.yaml or environment/break.sh")
         )
@@ -163,14 +175,19 @@ def inspect(root: Path) -> tuple[Task | None, list[Problem]]:
     if not solution.is_file():
         problems.append(Problem(solution, 1, "missing solution/solve.sh (the oracle)"))
     verifier = root / "tests" / "verify.py"
-    if not verifier.is_file():
-        problems.append(Problem(verifier, 1, "missing tests/verify.py (the verifier)"))
-    else:
+    shell_verifier = None
+    if verifier.is_file():
         problems += [Problem(verifier, line, msg) for line, msg in lint(verifier, "verify")]
+    else:  # Harbor's convention: tests/test.sh writes /logs/verifier/reward.txt
+        shell_verifier = _regular(root / "tests" / "test.sh", problems)
+        if shell_verifier is None:
+            problems.append(
+                Problem(verifier, 1, "missing tests/verify.py or tests/test.sh (the verifier)")
+            )
     broken = env / "broken.py"
     if broken.is_file():
         problems += [Problem(broken, line, msg) for line, msg in lint(broken, "broken")]
-    elif not declined:
+    elif not declined and not by_setup:
         problems.append(
             Problem(broken, 1, "missing environment/broken.py (assertions the break satisfies)")
         )
@@ -178,7 +195,9 @@ def inspect(root: Path) -> tuple[Task | None, list[Problem]]:
     problems += found
     alternatives, found = _scripts(root / "tests" / "alternatives")
     problems += found
-    if not shortcuts and not declined:
+    # a shell verifier names no contract a shortcut could be caught by: with one, too few
+    # shortcuts is a shortfall (a warning below), not a problem
+    if not shortcuts and not declined and shell_verifier is None:
         problems.append(
             Problem(
                 root / "tests" / "shortcuts",
@@ -186,6 +205,10 @@ def inspect(root: Path) -> tuple[Task | None, list[Problem]]:
                 "no shortcuts: every task ships at least one cheat that must score 0",
             )
         )
+    workspace, tools = env / "workspace", env / "bin"
+    for folder in (workspace, tools):
+        if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+            problems.append(Problem(folder, 1, "must be a folder, not a symlink or file"))
     if spec is None:
         return None, [p for p in problems if not p.warning]
     task = Task(
@@ -201,11 +224,23 @@ def inspect(root: Path) -> tuple[Task | None, list[Problem]]:
         broken=broken if broken.is_file() else None,
         shortcuts=shortcuts,
         alternatives=alternatives,
+        setup_script=setup_script,
+        shell_verifier=shell_verifier,
+        workspace=workspace if workspace.is_dir() and not workspace.is_symlink() else None,
+        bin=tools if tools.is_dir() and not tools.is_symlink() else None,
     )
     task.warnings = [p for p in problems if p.warning]
     if not declined:
         task.warnings += _shortfalls(root, shortcuts, alternatives)
     return task, [p for p in problems if not p.warning]
+
+
+def _regular(path: Path, problems: list[Problem]) -> Path | None:
+    """`path` if it is a regular file; a problem if it is a symlink or anything else."""
+    if path.is_symlink() or (path.exists() and not path.is_file()):
+        problems.append(Problem(path, 1, "must be a regular file, not a symlink or folder"))
+        return None
+    return path if path.is_file() else None
 
 
 def _scripts(folder: Path) -> tuple[list[Path], list[Problem]]:

@@ -13,15 +13,26 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class HarborTask(_Strict):
+class _Harbor(BaseModel):
+    """Harbor's own sections: the fields kubeproof reads are typed; the others Harbor
+    documents (or adds later) load and are kept, so a Harbor task.toml never fails here."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class HarborTask(_Harbor):
     name: str
     description: str = ""
+    category: str = ""
     keywords: list[str] = Field(default_factory=list)
     authors: list[dict] = Field(default_factory=list)
 
 
-class Timeout(_Strict):
+class Timeout(_Harbor):
     timeout_sec: float = Field(600, gt=0)
+    env: dict[str, str] = Field(
+        default_factory=dict, description="Harbor's environment for this phase (kept, unused)."
+    )
 
 
 class Permission(_Strict):
@@ -64,7 +75,7 @@ class Kubeproof(_Strict):
     # controllers that act on a period, like the HPA's)
     settle_sec: float = Field(4, gt=0, le=120)
     nodes: Nodes = Field(default_factory=Nodes)
-    permissions: list[Permission] = Field(min_length=1)
+    permissions: list[Permission] = Field(default_factory=list)
     root_causes: list[RootCause] = Field(default_factory=list)
     # Baseline objects the fix may delete without breaking safety ("Kind/namespace/name",
     # shell-style patterns): a stale Job, a stuck pod's PVC... Everything else is protected.
@@ -72,11 +83,65 @@ class Kubeproof(_Strict):
     # How long an outage of something healthy at baseline may last before it fails safety,
     # the same for every agent (docs/verify.md). 0: every outage counts.
     outage_tolerance_sec: float = Field(0, ge=0, le=60)
+    # issue 16: what Harbor-format tasks (and tasks like them) need
+    command_timeout_sec: float = Field(
+        60,
+        gt=0,
+        le=3600,
+        description="Time limit of each agent, oracle, shortcut and alternative command.",
+    )
+    broken_by_setup: bool = Field(
+        False,
+        description="The setup itself leaves the system broken and checks that it is (a "
+        "Harbor bootstrap script): no break step and no broken.py are needed.",
+    )
+    namespaces: list[str] = Field(
+        default_factory=list,
+        description="Namespaces the task uses beyond those its setup manifests name (made "
+        "by a setup script): captured in the baseline and cleaned on external clusters.",
+    )
+    setup_mounts: dict[str, str] = Field(
+        default_factory=dict,
+        description="Folders environment/setup.sh sees besides /environment: sandbox path → "
+        "a folder under environment/ (read-only) or `scratch` (empty, writable).",
+    )
+    agent_service_account: str | None = Field(
+        None,
+        pattern=r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?/[a-z0-9]([-.a-z0-9]*[a-z0-9])?$",
+        description="NAMESPACE/NAME of a ServiceAccount the setup creates, with its own "
+        "RBAC: the agent acts as it instead of kubeproof's own agent account, and "
+        "`permissions` may be empty.",
+    )
+    workdir: str | None = Field(
+        None,
+        pattern=r"^/[A-Za-z0-9._/-]*$",
+        description="Where environment/workspace/ is given to the agent (its working "
+        "directory, writable) and shown to the verifier afterwards; default: its home.",
+    )
 
     @model_validator(mode="after")
     def _declined_tasks_have_no_root_cause(self):
         if self.expected == "declined" and self.root_causes:
             raise ValueError("a task that must be declined has no root cause to find")
+        return self
+
+    @model_validator(mode="after")
+    def _mounts_are_absolute(self):
+        for inside in self.setup_mounts:
+            if not inside.startswith("/") or ".." in inside.split("/") or inside == "/":
+                raise ValueError(f"setup_mounts: {inside!r} is not an absolute path")
+        return self
+
+    @model_validator(mode="after")
+    def _agent_has_access(self):
+        if not self.permissions and not self.agent_service_account:
+            raise ValueError("permissions: the agent needs at least one rule")
+        if self.workdir is not None and (
+            ".." in self.workdir.split("/")
+            or self.workdir
+            in {"/", "/usr", "/etc", "/proc", "/dev", "/tmp", "/opt/kubeproof", "/tests", "/logs"}
+        ):
+            raise ValueError(f"workdir {self.workdir!r} is a path the sandbox keeps for itself")
         return self
 
 
@@ -88,4 +153,10 @@ class TaskFile(_Strict):
     metadata: dict = Field(default_factory=dict)
     agent: Timeout = Field(default_factory=Timeout)
     verifier: Timeout = Field(default_factory=lambda: Timeout(timeout_sec=60))
+    environment: dict = Field(
+        default_factory=dict, description="Harbor's container settings (kept, unused)."
+    )
+    solution: dict = Field(
+        default_factory=dict, description="Harbor's oracle settings (kept, unused)."
+    )
     kubeproof: Kubeproof

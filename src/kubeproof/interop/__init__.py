@@ -1,0 +1,1 @@
+"""Bringing other benchmarks' tasks into kubeproof (docs/interop.md)."""
