@@ -9,8 +9,6 @@ import os
 from pathlib import Path
 
 import sqlalchemy as sa
-from alembic import command
-from alembic.config import Config
 from sqlalchemy.engine import URL, Engine, make_url
 from sqlalchemy.exc import ArgumentError
 
@@ -70,6 +68,9 @@ def engine(url: URL) -> Engine:
 
 def migrate(eng: Engine) -> None:
     """Bring the tables to the newest revision (a new database gets them all)."""
+    from alembic import command  # imported when a database is opened, not by every command
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS).replace("%", "%%"))
     with eng.begin() as connection:

@@ -19,9 +19,6 @@ from collections import defaultdict
 
 import numpy as np
 from pydantic import BaseModel, Field
-from scipy.stats import bootstrap
-from statsmodels.stats.contingency_tables import mcnemar
-from statsmodels.stats.multitest import multipletests
 
 from kubeproof.results.stats.outcome import Outcome
 
@@ -69,6 +66,10 @@ def _per_task(outcomes: list[Outcome]) -> dict[str, float]:
 
 
 def mcnemar_p(only_a: int, only_b: int) -> float:
+    # scipy and statsmodels are imported when used: importing them costs seconds, and every
+    # `kubeproof` command imports this package through the CLI
+    from statsmodels.stats.contingency_tables import mcnemar
+
     if only_a + only_b == 0:
         return 1.0  # they never disagree: nothing tells them apart
     return float(mcnemar([[0, only_a], [only_b, 0]], exact=True).pvalue)
@@ -88,6 +89,8 @@ def paired(slice_: str, value: str, a: dict[str, float], b: dict[str, float], se
             if np.all(xb - xa == xb[0] - xa[0]):  # every task the same: no spread to resample
                 low = high = diff
             else:
+                from scipy.stats import bootstrap
+
                 ci = bootstrap(
                     (xa, xb),
                     lambda x, y, axis: np.mean(y - x, axis=axis),
@@ -157,6 +160,8 @@ def compare(
         if sa.keys() & sb.keys():
             slices.append(paired(slice_, value, sa, sb, seed))
     if slices:
+        from statsmodels.stats.multitest import multipletests
+
         adjusted = multipletests([s.p_value for s in slices], alpha=ALPHA, method="holm")[1]
         for s, p in zip(slices, adjusted, strict=True):
             s.p_holm = float(p)

@@ -11,7 +11,6 @@ from collections import defaultdict
 from statistics import fmean
 
 from pydantic import BaseModel, Field
-from statsmodels.stats.proportion import proportion_confint
 
 from kubeproof.results.stats import passk
 from kubeproof.results.stats.outcome import Outcome
@@ -64,6 +63,8 @@ def _total(costs: list[float | None]) -> float | None:
 
 
 def wilson(passed: int, n: int) -> tuple[float, float]:
+    from statsmodels.stats.proportion import proportion_confint  # seconds to import: when used
+
     low, high = proportion_confint(passed, n, alpha=1 - LEVEL, method="wilson")
     return round(float(low), 6), round(float(high), 6)
 
