@@ -70,7 +70,9 @@ class Live:
     @property
     def reason(self) -> str:
         """containerd's exit reasons (internal/cri/server/helpers.go: completeExitReason,
-        errorExitReason, oomExitReason): an OOM kill in the container's group wins."""
+        errorExitReason, oomExitReason): an OOM kill in the container's group wins, as
+        containerd's TaskOOM handler sets the reason whichever process was killed
+        (internal/cri/server/events.go: `status.Reason = oomExitReason`)."""
         if self.oom:
             return "OOMKilled"
         return "Completed" if self.exit_code == 0 else "Error"
