@@ -1,0 +1,116 @@
+"""A busybox script pod driven by the simulated kubelet's pod worker with a Runner (the live
+path of nodesim/realshell.py) on the real clock — no cluster: the script's exit code becomes
+the terminated state, its exec probe decides readiness, a restart gets a fresh layer."""
+
+import time
+
+import pytest
+
+from kubeproof.fidelity.golden import StaticWorld, pod_object
+from kubeproof.nodesim import catalog, runbox
+from kubeproof.nodesim.pod import PodRuntime
+from kubeproof.nodesim.realshell import Runner
+from kubeproof.nodesim.timing import REAL
+
+pytestmark = pytest.mark.skipif(
+    not runbox.available(), reason="needs busybox-static and bubblewrap"
+)
+
+
+def _drive(spec: dict, tmp_path, seconds: float, until=None) -> tuple[PodRuntime, list]:
+    """Advance the pod at its due times (at least every 0.2 s) for `seconds` or until
+    `until(status)`; (runtime, events as (reason, message))."""
+    world = StaticWorld()
+    world.runner = Runner(tmp_path / "containers")
+    pod = pod_object(spec)
+    runtime = PodRuntime(pod, "10.244.1.2", set(), REAL)
+    events, end = [], time.time() + seconds
+    try:
+        while time.time() < end:
+            now = time.time()
+            events += [(e.reason, e.message) for e in runtime.advance(now, world, CATALOG)]
+            status = runtime.status(now, pod.get("status") or {})
+            if until is not None and until(status):
+                break
+            time.sleep(max(0.0, min(runtime.next_at() - time.time(), 0.2)))
+    finally:
+        runtime.kill(time.time(), CATALOG)
+        for container in runtime.app:
+            if container.live is not None:
+                container.live.kill()
+                container.live.wait(5)
+    return runtime, events
+
+
+CATALOG = catalog.shipped()
+
+
+def _app(status: dict) -> dict:
+    return (status.get("containerStatuses") or [{}])[0]
+
+
+def test_the_scripts_exit_code_is_the_terminated_state(tmp_path):
+    # kuberuntime_container.go:758-763, kubelet_pods.go:2361-2368
+    spec = {
+        "restartPolicy": "Never",
+        "containers": [
+            {
+                "name": "app",
+                "image": "busybox:1.36",
+                "env": [{"name": "WHO", "value": "world"}],
+                "command": ["sh", "-c", 'for i in 1 2; do echo "hi ${WHO} $i"; done; exit 3'],
+            }
+        ],
+    }
+    runtime, _ = _drive(spec, tmp_path, 30, lambda s: "terminated" in _app(s).get("state", {}))
+    terminated = _app(runtime.status(time.time(), {}))["state"]["terminated"]
+    assert (terminated["exitCode"], terminated["reason"]) == (3, "Error")
+    assert [line for _, line in runtime.app[0].logs] == ["hi world 1", "hi world 2"]
+
+
+def test_an_exec_probe_passes_once_the_script_made_its_file(tmp_path):
+    # pkg/probe/exec/exec.go:50-76: the command's exit status decides
+    spec = {
+        "containers": [
+            {
+                "name": "app",
+                "image": "busybox:1.36",
+                "command": ["sh", "-c", "sleep 3; touch /tmp/ready; sleep 60"],
+                "readinessProbe": {
+                    "exec": {"command": ["test", "-f", "/tmp/ready"]},
+                    "periodSeconds": 1,
+                },
+            }
+        ]
+    }
+    started = time.time()
+    runtime, events = _drive(spec, tmp_path, 30, lambda s: _app(s).get("ready"))
+    assert _app(runtime.status(time.time(), {}))["ready"] is True
+    assert time.time() - started >= 3  # not before the script touched it
+    assert ("Unhealthy", "Readiness probe failed: ") in events  # `test` prints nothing
+
+
+def test_an_exec_probe_is_cut_after_its_timeout(tmp_path):
+    # cri-client pkg/remote_runtime.go:638-641 through exec.go:66-68
+    spec = {
+        "containers": [
+            {
+                "name": "app",
+                "image": "busybox:1.36",
+                "command": ["sh", "-c", "sleep 60"],
+                "readinessProbe": {
+                    "exec": {"command": ["sleep", "5"]},
+                    "periodSeconds": 2,
+                    "timeoutSeconds": 1,
+                },
+            }
+        ]
+    }
+    started = time.time()
+    runtime, events = _drive(spec, tmp_path, 6)
+    assert (
+        "Unhealthy",
+        'Readiness probe failed: command timed out: "sleep 5" timed out after 1s',
+    ) in events
+    assert _app(runtime.status(time.time(), {}))["ready"] is False
+    assert time.time() - started < 15  # each probe waited its 1 s, not the command's 5 s
