@@ -114,3 +114,25 @@ def test_an_exec_probe_is_cut_after_its_timeout(tmp_path):
     ) in events
     assert _app(runtime.status(time.time(), {}))["ready"] is False
     assert time.time() - started < 15  # each probe waited its 1 s, not the command's 5 s
+
+
+def test_forgetting_a_pod_kills_its_scripts_and_removes_its_directories(tmp_path):
+    # a force-deleted pod (grace 0) is forgotten without a stop: nothing of it may remain
+    world = StaticWorld()
+    world.runner = Runner(tmp_path / "containers")
+    spec = {
+        "containers": [
+            {"name": "app", "image": "busybox:1.36", "command": ["sh", "-c", "sleep 600"]}
+        ]
+    }
+    pod = pod_object(spec)
+    runtime = PodRuntime(pod, "10.244.1.2", set(), REAL)
+    end = time.time() + 20
+    while runtime.app[0].live is None and time.time() < end:
+        runtime.advance(time.time(), world, CATALOG)
+        time.sleep(0.1)
+    live = runtime.app[0].live
+    assert live is not None and live.alive
+    world.runner.forget(runtime.uid)
+    assert not live.alive and live.exit_code == 137
+    assert not (tmp_path / "containers" / runtime.uid).exists()

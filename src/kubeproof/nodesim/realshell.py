@@ -40,6 +40,7 @@ class Runner:
         self.base = base
         self.wake = wake
         self._uids: dict[str, int] = {}
+        self._lives: dict[str, list[Live]] = {}  # pod uid → its scripts, for forget()
         self._lock = threading.Lock()
 
     def _pod_dir(self, pod_uid: str) -> Path:
@@ -59,7 +60,11 @@ class Runner:
         box = Box(home, uid, runbox.container_limits(container.spec.get("resources")))
         run = self.run_of(container, pod, argv, model)
         wake = self.wake
-        return Live(box, run, container.logs, (lambda: wake(pod.uid)) if wake else None)
+        live = Live(box, run, container.logs, (lambda: wake(pod.uid)) if wake else None)
+        with self._lock:
+            lives = [x for x in self._lives.get(pod.uid, []) if x.alive]
+            self._lives[pod.uid] = [*lives, live]
+        return live
 
     def run_of(self, container, pod, argv: list[str], model: ImageModel | None) -> Run:
         from kubeproof.nodesim import shell  # shell reads containers: imported late
@@ -95,9 +100,14 @@ class Runner:
         return mounts
 
     def forget(self, pod_uid: str) -> None:
-        """A pod gone from the node: its directories go too (its processes are gone)."""
+        """A pod gone from the node: whatever of it still runs is killed (a pod force-deleted
+        is not stopped first), and its directories go."""
         with self._lock:
             self._uids.pop(pod_uid, None)
+            lives = self._lives.pop(pod_uid, [])
+        for live in lives:
+            live.kill()
+            live.wait(2.0)
         shutil.rmtree(self._pod_dir(pod_uid), ignore_errors=True)
 
 
