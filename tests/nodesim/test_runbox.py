@@ -159,3 +159,11 @@ def test_an_unbounded_allocation_is_oom_killed(tmp_path):
     # the kernel's OOM kill of PID 1: SIGKILL (137), containerd's oomExitReason
     assert (live.exit_code, live.reason) == (137, "OOMKilled")
     assert [line for _, line in logs] == ["start"]
+
+
+def test_the_script_runs_as_its_security_contexts_user(tmp_path):
+    # runAsUser without runAsGroup: gid 0, as runc sets a numeric user with no group
+    logs: list[tuple[float, str]] = []
+    run = _script("id -u; id -g; touch /tmp/mine && echo wrote", uid=1000, gid=0)
+    _finished(Live(_box(tmp_path), run, logs))
+    assert [line for _, line in logs] == ["1000", "0", "wrote"]

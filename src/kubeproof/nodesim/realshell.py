@@ -80,6 +80,8 @@ class Runner:
             hostname=hostname,
             termination_path=spec.get("terminationMessagePath", "/dev/termination-log"),
             programs=model.executables if model else None,
+            uid=_security(pod.obj, spec, "runAsUser"),
+            gid=_security(pod.obj, spec, "runAsGroup"),
         )
 
     def _empty_dirs(self, pod, spec: dict) -> list[Mount]:
@@ -109,6 +111,16 @@ class Runner:
             live.kill()
             live.wait(2.0)
         shutil.rmtree(self._pod_dir(pod_uid), ignore_errors=True)
+
+
+def _security(pod: dict, spec: dict, field: str) -> int:
+    """A securityContext id, the container's over the pod's (0: unset; the image's user is
+    root). Out of range ids fall back to 0 (the apiserver validates them anyway)."""
+    for context in (spec.get("securityContext"), pod["spec"].get("securityContext")):
+        value = (context or {}).get(field)
+        if isinstance(value, int) and 0 <= value < 2**31:
+            return value
+    return 0
 
 
 def exec_in(

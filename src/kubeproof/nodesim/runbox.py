@@ -118,6 +118,8 @@ class Run:
     hostname: str = "localhost"
     termination_path: str | None = "/dev/termination-log"
     programs: list[str] | None = None  # the image's programs (None: all of busybox's)
+    uid: int = 0  # inside the sandbox: securityContext runAsUser (the image's root else)
+    gid: int = 0  # runAsGroup; 0 without one, as runc gives a numeric user with no group
 
 
 def container_limits(resources: dict | None) -> Limits:
@@ -219,7 +221,8 @@ class Box:
             self.bwrap,
             *("--die-with-parent", "--new-session", "--unshare-all", "--unshare-user"),
             "--as-pid-1",
-            *("--disable-userns", "--uid", "0", "--gid", "0", "--cap-drop", "ALL"),
+            *("--disable-userns", "--uid", str(run.uid), "--gid", str(run.gid)),
+            *("--cap-drop", "ALL"),
             *("--hostname", run.hostname, "--info-fd", str(info)),
             *("--bind", stage(self.rootfs, staged, self.root), "/"),
             *("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/bin"),
