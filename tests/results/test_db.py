@@ -174,3 +174,32 @@ def test_postgres_named_by_the_environment_and_landing_there(tmp_path, postgres_
     assert store.engine.url.get_backend_name() == "postgresql"
     assert len(store.trials("r1")) == 6
     assert not (tmp_path / "nowhere").exists() and os.environ["KUBEPROOF_DB"] == postgres_db
+
+
+def test_import_a_folder_of_runs_and_export_every_format(tmp_path):
+    import csv
+
+    import pyarrow.parquet as pq
+
+    a_run(tmp_path)
+    synth.run(tmp_path / "runs", "r2", {(T1, A, 1): 1, (T1, A, 2): 0})
+    (tmp_path / "runs" / "not-a-run").mkdir()
+    out = cli("runs", "import", str(tmp_path / "runs"), "-o", "json")
+    assert [(r["name"], r["trials"]) for r in json.loads(out)] == [("r1", 6), ("r2", 2)]
+    db = str(tmp_path / "runs" / "kubeproof.db")
+    cli("runs", "export", "r1", "--db", db, "-f", "csv", "-o", str(tmp_path / "r1.csv"))
+    cli("runs", "export", "r1", "--db", db, "-f", "jsonl", "-o", str(tmp_path / "r1.jsonl"))
+    cli("runs", "export", "r1", "--db", db, "-f", "parquet", "-o", str(tmp_path / "r1.parquet"))
+    rows = list(csv.DictReader((tmp_path / "r1.csv").open()))
+    assert len(rows) == 6 and rows[4]["tags"] == "safety" and rows[0]["cost_usd"] == "0.01"
+    lines = [json.loads(x) for x in (tmp_path / "r1.jsonl").read_text().splitlines()]
+    assert lines[0]["run"] == "r1" and lines[0]["results"][0]["kind"] == "check"
+    table = pq.read_table(tmp_path / "r1.parquet").to_pylist()
+    assert [r["score"] for r in table] == [int(r["score"]) for r in rows]
+    assert table[4]["tags"] == ["safety"] and table[0]["safe"] is True
+    shown = json.loads(cli("runs", "show", "r2", "--db", db, "-o", "json"))
+    everything = next(s for s in shown["stats"] if s["slice"] == "all")
+    assert [(p["k"], p["pass_at_k"], p["pass_hat_k"]) for p in everything["pass_k"]] == [
+        (1, 0.5, 0.5),
+        (2, 1.0, 0.0),
+    ]

@@ -133,3 +133,31 @@ def test_sigkilled_run_resumes_to_the_uninterrupted_verdicts(binaries_built, tmp
         ("noop", "failed"),
         ("oracle", "resolved"),
     ]
+
+
+def test_killed_after_its_last_trial_resume_writes_what_the_run_would_have(tmp_path):
+    # every trial finished, the run was killed before run.json: nothing runs again, run.json
+    # and the database's end time are written as the uninterrupted run writes them
+    outcomes = {(t, a, 1): int(a == "oracle") for t in (T1, T2, T3) for a in ("oracle", "noop")}
+    out = synth.run(tmp_path / "runs", "late", outcomes, finished=False)
+    result = CliRunner().invoke(app, ["runs", "resume", str(out), "-o", "json"])
+    assert result.exit_code == 0, result.output
+    final = RunResult.read(out / "run.json")
+    assert [(t.task, t.agent, t.verdict) for t in final.trials] == [
+        (t, a, "resolved" if a == "oracle" else "failed")
+        for t in sorted((T1, T2, T3))
+        for a in ("noop", "oracle")
+    ]
+    assert final.summary.total.trials == 6 and final.summary.by_agent["oracle"].resolved == 3
+    assert (out / "evidence").is_dir()  # the run's signed summary
+    listed = open_store(None, out.parent).runs()
+    assert listed[0]["name"] == "late" and listed[0]["ended_at"] and listed[0]["trials"] == 6
+
+
+def test_resume_refuses_another_signing_key(tmp_path):
+    out = killed_run(tmp_path)
+    plan = json.loads((out / "plan.json").read_text())
+    plan["evidence"] = {"fingerprint": "SHA256:not-yours", "public_key": "", "key_source": "x"}
+    (out / "plan.json").write_text(json.dumps(plan))
+    result = CliRunner().invoke(app, ["runs", "resume", str(out)])
+    assert result.exit_code == 1 and "was signed with key SHA256:not-yours" in str(result.exception)

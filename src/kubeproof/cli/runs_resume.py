@@ -88,9 +88,10 @@ def resume(
         if plans
         else []
     )
-    result = write_run(out, found.meta, found.merge(new), key)
+    records = found.merge(new)
+    result = write_run(out, found.meta, records, key)
     if landing is not None:
-        landing.finish(result)
+        landing.finish(result, records)
     if not emit(result.record(), output):
         console.print(f"{out}: {len(found.kept)} kept, {len(new)} run again", highlight=False)
     if summary_errors(result):

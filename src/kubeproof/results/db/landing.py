@@ -15,6 +15,15 @@ from kubeproof.results.run import RunResult
 from kubeproof.results.trial import TrialResult
 
 
+def relative(trial_dir: str, out: Path) -> str:
+    """A trial's directory relative to its run: `trials/<task>/<agent>/<repeat>` as
+    RunPaths lays it out, whatever directory the run was started from."""
+    parts = Path(trial_dir).parts
+    if len(parts) >= 4 and parts[-4] == "trials":
+        return "/".join(parts[-4:])
+    return os.path.relpath(trial_dir, out)
+
+
 class Landing:
     def __init__(self, store: Store, run_id: int, out: Path, warn: Callable[[str], None]):
         self.store = store
@@ -51,9 +60,16 @@ class Landing:
             )
 
     def trial(self, result: TrialResult) -> None:
-        rel = os.path.relpath(result.dir, self.out)
+        rel = relative(result.dir, self.out)
         self._guard(rel, lambda: self.store.save_trial(self.run_id, rel, result))
 
-    def finish(self, run: RunResult) -> None:
-        """The run's end: run.json's summary and end time."""
-        self._guard("run.json", lambda: self.store.save_run(self.out.name, str(self.out), run))
+    def finish(self, run: RunResult, trials: list[TrialResult] | None = None) -> None:
+        """The run's end: run.json's summary and end time; with `trials`, every trial of the
+        run too (a resumed run: trials kept from before may never have landed)."""
+        if trials is None:
+            self._guard("run.json", lambda: self.store.save_run(self.out.name, str(self.out), run))
+            return
+        found = [(relative(t.dir, self.out), t) for t in trials]
+        self._guard(
+            "run.json", lambda: self.store.import_run(self.out.name, str(self.out), run, found)
+        )
