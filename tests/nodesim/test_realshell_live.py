@@ -83,6 +83,9 @@ def test_a_busybox_script_runs_as_written(sim, ns):
     wait_for(lambda: container_state(sim, "script", ns).get("ready"), 20, what="ready")
     seen = sim.kubectl("exec", "-n", ns, "script", "--", "ls", "/tmp").stdout
     assert seen == "ready\n"  # kubectl exec sees the script's files
+    # network tools are netsim's still (the sandbox has no network)
+    found = sim.kubectl("exec", "-n", ns, "script", "--", "nslookup", "kubernetes.default")
+    assert "Name:\tkubernetes.default" in found.stdout
     terminated = _terminated(sim, ns, "script")
     assert (terminated["exitCode"], terminated["reason"]) == (3, "Error")
     # $(GREETING) expanded by the kubelet in env; ${GREETING} by the shell

@@ -1,6 +1,7 @@
 """`kubectl exec` answered from the behaviour model: what common commands print inside a
 simulated container (its environment, its mounted files), with real exit codes."""
 
+import re
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -121,7 +122,10 @@ def run(
     if not argv:
         return Result(stderr="error: you must specify at least one command\n", code=1)
     live = container.live
-    if live is not None and live.alive and timeout is not None and container.owner is not None:
+    real = live is not None and live.alive and timeout is not None
+    if real and net is not None and _uses_network(argv):
+        real = False  # netsim answers network tools; the sandbox has no network
+    if real and container.owner is not None:
         from kubeproof.nodesim.realshell import exec_in, probe_output
 
         done = exec_in(live, container.runner, container, container.owner, argv, model, timeout)
@@ -131,6 +135,14 @@ def run(
     if argv[0] in ("sh", "bash", "/bin/sh", "/bin/bash") and len(argv) >= 3 and argv[1] == "-c":
         return _script(argv[2], container, hostname, net, model)
     return _command(argv, container, hostname, net, model)
+
+
+def _uses_network(argv: list[str]) -> bool:
+    """Whether a command runs a network tool (itself, or as a word of its `sh -c` script)."""
+    words = [argv[0].rsplit("/", 1)[-1]]
+    if len(argv) >= 3 and argv[1] == "-c":
+        words += [w.rsplit("/", 1)[-1] for w in re.split(r"[\s;&|()`$]+", argv[2])]
+    return any(w in NETWORK for w in words)
 
 
 def _script(
