@@ -32,6 +32,10 @@ def _copy(tmp_path: Path) -> Path:
 def test_a_harbor_task_becomes_a_kubeproof_task(tmp_path):
     summary = import_all([FIXTURE], tmp_path / "out")
     assert (summary.imported, summary.refused) == (1, 0)
+    # the access the bootstrap gives the agent, said in the summary
+    assert summary.tasks[0].notes[0] == (
+        "the agent acts as shop/shop-agent: Role shop-agent in shop (3 rules)"
+    )
     task = load(tmp_path / "out" / FIXTURE.name)
     kp = task.spec.kubeproof
     # the agent acts as the ServiceAccount whose token the bootstrap put in its kubeconfig

@@ -42,6 +42,7 @@ from kubeproof.agents.limits import (
 )
 from kubeproof.agents.netns import HOST_PATH, ApiForwarder
 from kubeproof.errors import KubeproofError
+from kubeproof.hostile import HostileInput
 
 __all__ = [
     "HOME",
@@ -272,6 +273,12 @@ class Sandbox:
         for t in sorted(self.tools.iterdir()) if self.tools else []:
             args += ["--ro-bind", staged_path(t), f"/opt/kubeproof/bin/{t.name}"]
         for bind in self.binds:
+            # a bind source in reach of the agent (a workspace under its home) may have been
+            # swapped for a symlink between commands: mounting it would follow it
+            if Path(bind.host).is_symlink():
+                raise HostileInput(
+                    f"{bind.inside}: its folder was replaced by a symlink", planted=True
+                )
             if bind.writable:
                 chown_tree(bind.host, self.uid)
             flag = "--bind" if bind.writable else "--ro-bind"

@@ -88,6 +88,37 @@ def agent_account(docs: list[dict], scripts: str) -> str:
     )
 
 
+def agent_rbac(docs: list[dict], account: str) -> str:
+    """What the bootstrap binds to the agent's account, in a line for the import's notes:
+    the access the agent will have, as on Harbor."""
+    namespace, _, name = account.partition("/")
+    rules = {
+        (d.get("kind"), (d.get("metadata") or {}).get("namespace"), d["metadata"].get("name")): len(
+            d.get("rules") or []
+        )
+        for d in docs
+        if d.get("kind") in ("Role", "ClusterRole") and (d.get("metadata") or {}).get("name")
+    }
+    bound = []
+    for doc in docs:
+        if doc.get("kind") not in ("RoleBinding", "ClusterRoleBinding"):
+            continue
+        subjects = doc.get("subjects") or []
+        if not any(
+            s.get("kind") == "ServiceAccount"
+            and s.get("name") == name
+            and s.get("namespace", (doc.get("metadata") or {}).get("namespace")) == namespace
+            for s in subjects
+        ):
+            continue
+        ref = doc.get("roleRef") or {}
+        ns = (doc.get("metadata") or {}).get("namespace") if ref.get("kind") == "Role" else None
+        count = rules.get((ref.get("kind"), ns, ref.get("name")), "?")
+        where = f" in {doc['metadata'].get('namespace')}" if doc["kind"] == "RoleBinding" else ""
+        bound.append(f"{ref.get('kind')} {ref.get('name')}{where} ({count} rules)")
+    return f"the agent acts as {account}: " + ("; ".join(bound) or "no RBAC bound")
+
+
 def namespaces(docs: list[dict]) -> list[str]:
     found = set()
     for doc in docs:
@@ -254,7 +285,7 @@ def import_task(src: Path, out_root: Path) -> Imported:
         reason = f"unreadable: {type(exc).__name__}: {str(exc)[:100]}"
         return Imported(source=str(src), name=name, imported=False, reason=reason)
     out = out_root / src.name
-    notes = list(env.notes)
+    notes = [agent_rbac(docs, account), *env.notes]
     if out.exists():
         shutil.rmtree(out)
     _write(src, out, spec, env, fields, notes)

@@ -275,7 +275,11 @@ class Trial(AgentTurn):
         workspace = self.paths.home / WORKSPACE
         t = time.monotonic()
         result, log = run_shell_verifier(
-            self.cluster, self.task, self.paths.root, workspace if workspace.is_dir() else None
+            self.cluster,
+            self.task,
+            self.paths.root,
+            # the agent's folder: a symlink it left there is never followed
+            workspace if workspace.is_dir() and not workspace.is_symlink() else None,
         )
         self.verifier_log.write(log.rstrip("\n") + "\n")
         self._log("verify", [result], time.monotonic() - t)
