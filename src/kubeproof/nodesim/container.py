@@ -169,10 +169,12 @@ class Container(ImagePulling):
         self.live = None
         runner = getattr(world, "runner", None)
         if runner is not None and not self.plan.start_error and runs_for_real(model, argv):
-            # the script itself says what it logs and when it exits (realshell.py)
+            # the script itself says what it logs and when it exits (realshell.py); a
+            # sandbox that cannot start leaves the script read from its text
+            self.live = runner.try_start(self, pod, argv, model)
+        if self.live is not None:
             # (what it writes with dd/fallocate is still counted from its text: storage.py)
             self.runner, self.plan = runner, Plan(runs_for=FOREVER, disk=self.plan.disk)
-            self.live = runner.start(self, pod, argv, model)
         self.started_at, self.finished_at = now, None
         self.exit_code = self.exit_reason = None
         self.reason = self.message = self.exit_message = ""

@@ -8,6 +8,7 @@ A script runs for real where the image's model says `shell: busybox`, its comman
 `sh|ash|bash|dash -c SCRIPT`, and the node simulator has a Runner (a live cluster; golden
 runs on a fake clock keep the text reading). Other containers are unaffected."""
 
+import logging
 import shutil
 import threading
 from collections.abc import Callable
@@ -21,6 +22,7 @@ from kubeproof.nodesim.runbox import Box, Mount, Run, available
 
 __all__ = ["Runner", "available", "exec_in", "probe_output", "runs_for_real"]
 
+log = logging.getLogger("kubeproof.nodesim")
 NOT_FOUND = (
     "OCI runtime exec failed: exec failed: unable to start container process: "
     'exec: "{}": executable file not found in $PATH: unknown\n'
@@ -65,6 +67,17 @@ class Runner:
             lives = [x for x in self._lives.get(pod.uid, []) if x.alive]
             self._lives[pod.uid] = [*lives, live]
         return live
+
+    def try_start(self, container, pod, argv: list[str], model: ImageModel) -> Live | None:
+        """start(), or None (logged) when the sandbox cannot be made: the machine lost
+        something it needs, a cgroup could not be created. One pod's failure must not stop
+        the node's loop."""
+        try:
+            return self.start(container, pod, argv, model)
+        except Exception:
+            where = f"{pod.namespace}/{pod.name}/{container.name}"
+            log.exception("sandbox of %s: the script is read from its text", where)
+            return None
 
     def run_of(self, container, pod, argv: list[str], model: ImageModel | None) -> Run:
         from kubeproof.nodesim import shell  # shell reads containers: imported late
