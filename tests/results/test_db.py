@@ -161,6 +161,27 @@ def test_same_run_in_sqlite_and_postgresql_shows_identically(tmp_path, postgres_
     assert cli("runs", "list", "--db", sqlite, "-o", "json") == cli(
         "runs", "list", "--db", postgres_db, "-o", "json"
     )
+    only = ["--task", "repair/*", "--tag", "safety"]
+    assert cli("runs", "show", "r1", "--db", sqlite, "-o", "json", *only) == cli(
+        "runs", "show", "r1", "--db", postgres_db, "-o", "json", *only
+    )
+
+
+def test_show_and_export_filter_trials_by_their_columns(tmp_path):
+    run = a_run(tmp_path)
+
+    def shown(*only: str) -> list[tuple[str, str]]:
+        data = json.loads(cli("runs", "show", str(run), "-o", "json", *only))
+        return [(t["task"], t["agent_label"]) for t in data["trials"]]
+
+    assert shown("--tag", "safety") == [(T3, B), (T3, A)]
+    assert shown("--task", "repair/batch/*") == [(T2, B), (T2, A)]
+    assert shown("--agent", B, "--verdict", "resolved") == [(T3, B)]
+    assert shown("--difficulty", "easy", "--agent", A) == [(T1, A)]
+    assert shown("--task", "repair_batch%") == []  # `_` and `%` are not wildcards
+    out = tmp_path / "safety.csv"
+    cli("runs", "export", str(run), "-f", "csv", "-o", str(out), "--area", "security-posture")
+    assert len(out.read_text().splitlines()) == 3  # the header and two trials
 
 
 def test_postgres_named_by_the_environment_and_landing_there(tmp_path, postgres_db, monkeypatch):

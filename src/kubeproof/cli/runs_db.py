@@ -7,10 +7,25 @@ import typer
 from rich.table import Table
 
 from kubeproof.cli.output import Format, console, emit, stderr
-from kubeproof.cli.runs_store import DB, RUN_HELP, RUNS_DIR, is_run_dir, named, store_for
+from kubeproof.cli.runs_store import (
+    AGENT,
+    AREA,
+    DB,
+    DIFFICULTY,
+    RUN_HELP,
+    RUNS_DIR,
+    TAG,
+    TASK,
+    TRACK,
+    VERDICT,
+    is_run_dir,
+    named,
+    store_for,
+)
 from kubeproof.errors import KubeproofError
 from kubeproof.results import export
 from kubeproof.results.db import import_run
+from kubeproof.results.db.filters import TrialFilter
 from kubeproof.results.stats import Outcome, Rates, table
 
 # a trial row's columns in `runs show -o json` (database ids differ between databases)
@@ -77,10 +92,10 @@ def list_(
     console.print(t)
 
 
-def show_data(store, name: str) -> dict[str, Any]:
+def show_data(store, name: str, only: TrialFilter | None = None) -> dict[str, Any]:
     """What `runs show -o json` prints: the run, its trials and their statistics."""
     run = store.run(name)
-    trials = store.trials(name)
+    trials = store.trials(name, only)
     return {
         "run": {k: run[k] for k in ("name", "dir", "kind", "started_at", "ended_at")}
         | {"record": run["record"]},
@@ -91,6 +106,13 @@ def show_data(store, name: str) -> dict[str, Any]:
 
 def show(
     run: str = typer.Argument(..., help=RUN_HELP),
+    agent: str = AGENT,
+    task: str = TASK,
+    track: str = TRACK,
+    area: str = AREA,
+    difficulty: str = DIFFICULTY,
+    tag: str = TAG,
+    verdict: str = VERDICT,
     db: str = DB,
     runs_dir: Path = RUNS_DIR,
     output: Format = typer.Option(Format.text, "--output", "-o", help="Output format."),
@@ -102,7 +124,16 @@ def show(
     (docs/results.md, "Statistics"). Exit codes: 0 shown, 1 no such run or the database
     cannot be opened."""
     store = store_for(db, runs_dir, run)
-    data = show_data(store, named(store, run))
+    only = TrialFilter(
+        agent=agent,
+        task=task,
+        track=track,
+        area=area,
+        difficulty=difficulty,
+        tag=tag,
+        verdict=verdict,
+    )
+    data = show_data(store, named(store, run), only)
     if emit(data, output):
         return
     meta = data["run"]
@@ -190,6 +221,13 @@ def export_(
     run: str = typer.Argument(..., help=RUN_HELP),
     fmt: export.ExportFormat = typer.Option(..., "--format", "-f", help="csv, jsonl or parquet."),
     out: Path = typer.Option(..., "--output", "-o", help="The file to write."),
+    agent: str = AGENT,
+    task: str = TASK,
+    track: str = TRACK,
+    area: str = AREA,
+    difficulty: str = DIFFICULTY,
+    tag: str = TAG,
+    verdict: str = VERDICT,
     db: str = DB,
     runs_dir: Path = RUNS_DIR,
 ) -> None:
@@ -198,7 +236,16 @@ def export_(
     (each trial's whole record). Exit codes: 0 written, 1 no such run."""
     store = store_for(db, runs_dir, run)
     name = named(store, run)
-    n = export.write(name, store.trials(name), fmt, out)
+    only = TrialFilter(
+        agent=agent,
+        task=task,
+        track=track,
+        area=area,
+        difficulty=difficulty,
+        tag=tag,
+        verdict=verdict,
+    )
+    n = export.write(name, store.trials(name, only), fmt, out)
     console.print(f"{n} trials → {out}", highlight=False)
 
 

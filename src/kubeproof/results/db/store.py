@@ -14,6 +14,7 @@ from sqlalchemy.engine import Connection, Engine
 from kubeproof.errors import NotFoundError
 from kubeproof.results.db import rows
 from kubeproof.results.db.connect import DatabaseError
+from kubeproof.results.db.filters import TrialFilter
 from kubeproof.results.db.schema import checks, runs, trial_tags, trials
 from kubeproof.results.run import RunResult
 from kubeproof.results.trial import TrialResult
@@ -119,24 +120,21 @@ class Store:
             .group_by(trials.c.run_id)
             .subquery()
         )
-        query = (
-            sa.select(
-                runs.c.name,
-                runs.c.kind,
-                runs.c.started_at,
-                runs.c.ended_at,
-                runs.c.timing,
-                runs.c.dir,
-                sa.func.coalesce(counted.c.trials, 0).label("trials"),
-                sa.func.coalesce(counted.c.score, 0).label("score"),
-                sa.func.coalesce(counted.c.agents, 0).label("agents"),
-                sa.func.coalesce(counted.c.tasks, 0).label("tasks"),
-            )
-            .select_from(runs.outerjoin(counted, counted.c.run_id == runs.c.id))
-            .order_by(runs.c.started_at, runs.c.name)
-        )
+        query = sa.select(
+            runs.c.name,
+            runs.c.kind,
+            runs.c.started_at,
+            runs.c.ended_at,
+            runs.c.timing,
+            runs.c.dir,
+            sa.func.coalesce(counted.c.trials, 0).label("trials"),
+            sa.func.coalesce(counted.c.score, 0).label("score"),
+            sa.func.coalesce(counted.c.agents, 0).label("agents"),
+            sa.func.coalesce(counted.c.tasks, 0).label("tasks"),
+        ).select_from(runs.outerjoin(counted, counted.c.run_id == runs.c.id))
         with self.engine.connect() as conn:
-            return [dict(r._mapping) for r in conn.execute(query)]
+            found = [dict(r._mapping) for r in conn.execute(query)]
+        return sorted(found, key=lambda r: (r["started_at"] or "", r["name"]))
 
     def run(self, name: str) -> dict[str, Any]:
         """The run's row (its `record` is run.json without the trial lines)."""
@@ -144,18 +142,20 @@ class Store:
             run_id = self._run_id(conn, name)
             return dict(conn.execute(sa.select(runs).where(runs.c.id == run_id)).one()._mapping)
 
-    def trials(self, name: str) -> list[dict[str, Any]]:
-        """The run's trials in a fixed order (task, agent, repeat), each with its `tags`."""
+    def trials(self, name: str, only: TrialFilter | None = None) -> list[dict[str, Any]]:
+        """The run's trials (those `only` lets through) in a fixed order (task, agent,
+        repeat), each with its `tags`. Sorted here, not by the database: PostgreSQL sorts text
+        by its collation, SQLite by bytes, and both must give the same order."""
+        conditions = only.conditions() if only else []
         with self.engine.connect() as conn:
             run_id = self._run_id(conn, name)
             found = [
                 dict(r._mapping)
                 for r in conn.execute(
-                    sa.select(trials)
-                    .where(trials.c.run_id == run_id)
-                    .order_by(trials.c.task, trials.c.agent_label, trials.c.repeat, trials.c.dir)
+                    sa.select(trials).where(trials.c.run_id == run_id, *conditions)
                 )
             ]
+            found.sort(key=lambda t: (t["task"], t["agent_label"], t["repeat"], t["dir"]))
             tags: dict[int, list[str]] = {}
             for trial_id, tag in conn.execute(
                 sa.select(trial_tags.c.trial_id, trial_tags.c.tag)

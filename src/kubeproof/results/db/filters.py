@@ -1,0 +1,34 @@
+"""Which trials a command looks at: `--agent`, `--task`, `--track`, `--area`,
+`--difficulty`, `--tag`, `--verdict`, as SQL conditions on the trial columns."""
+
+import sqlalchemy as sa
+from pydantic import BaseModel, Field
+
+from kubeproof.results.db.schema import trial_tags, trials
+
+
+class TrialFilter(BaseModel):
+    """Every condition given must hold; a task pattern takes `*` as a wildcard."""
+
+    agent: str | None = Field(None, description="The agent's label.")
+    task: str | None = Field(None, description="Task id, or a pattern with `*`.")
+    track: str | None = Field(None, description="The task's track.")
+    area: str | None = Field(None, description="The task's area.")
+    difficulty: str | None = Field(None, description="The task's difficulty.")
+    tag: str | None = Field(None, description="A tag the task carries.")
+    verdict: str | None = Field(None, description="The trial's verdict.")
+
+    def conditions(self) -> list[sa.ColumnElement[bool]]:
+        found: list[sa.ColumnElement[bool]] = []
+        for column in ("agent", "track", "area", "difficulty", "verdict"):
+            value = getattr(self, column)
+            if value is not None:
+                name = "agent_label" if column == "agent" else column
+                found.append(trials.c[name] == value)
+        if self.task is not None:
+            escaped = self.task.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            found.append(trials.c.task.like(escaped.replace("*", "%"), escape="\\"))
+        if self.tag is not None:
+            tagged = sa.select(trial_tags.c.trial_id).where(trial_tags.c.tag == self.tag)
+            found.append(trials.c.id.in_(tagged))
+        return found
