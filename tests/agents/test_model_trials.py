@@ -198,3 +198,48 @@ def test_a_real_offline_model_drives_three_recorded_turns(tmp_path, binaries_bui
     assert len(steps) == len(ran)  # each command the model chose is a trajectory step
     if record["decision"]["outcome"] == "exhausted":
         assert record["reason"].startswith("turn budget of 3 model calls spent")
+
+
+def test_the_run_exports_to_inspect_atif_and_sft(scripted_run, tmp_path):
+    """The scripted run as an Inspect log per agent (read back with Inspect's own reader),
+    ATIF trajectories and fine-tuning JSONL of the resolved trajectories."""
+    from inspect_ai.log import read_eval_log
+
+    from kubeproof.results.exports import atif, write_atif, write_inspect, write_sft
+
+    out, _ = scripted_run
+    record, _, turns = trial(out, "llm-solver")
+    logs = {p.stem: p for p in write_inspect(out, tmp_path / "inspect")}
+    assert "llm-solver" in logs and "spender" in logs
+    log = read_eval_log(str(logs["llm-solver"]))
+    assert log.status == "success" and log.eval.task == f"kubeproof/{out.name}"
+    (sample,) = log.samples
+    assert sample.id == "repair/rbac-access/pod-report-empty" and sample.epoch == 1
+    assert sample.scores["kubeproof"].value == record["score"] == 1
+    assert sample.scores["kubeproof"].answer == "resolved"
+    assert sample.input.startswith("The pod report dashboard")
+    calls = [c for m in sample.messages if m.role == "assistant" for c in m.tool_calls or []]
+    assert [c.arguments.get("command") for c in calls if c.function == "run"][-1] == SOLUTION
+    assert log.results.scores[0].metrics["accuracy"].value == 1.0
+    spender = read_eval_log(str(logs["spender"])).samples[0]
+    assert spender.scores["kubeproof"].value == 0
+
+    written = write_atif(out, tmp_path / "atif")
+    doc = json.loads(next(p for p in written if "/llm-solver/" in str(p)).read_text())
+    atif.Trajectory.model_validate(doc)  # the ATIF v1.4 shape, strictly
+    assert doc["schema_version"] == "ATIF-v1.4" and doc["steps"][0]["step_id"] == 1
+    agent_steps = [s for s in doc["steps"] if s["source"] == "agent"]
+    assert [s["metrics"]["prompt_tokens"] for s in agent_steps] == [t["tokens_in"] for t in turns]
+    assert doc["final_metrics"]["total_prompt_tokens"] == record["usage"]["tokens_in"]
+    ran = [s for s in agent_steps if s.get("observation")]
+    assert any("exit code: 0" in r["content"] for s in ran for r in s["observation"]["results"])
+
+    sft = tmp_path / "sft.jsonl"
+    count = write_sft(out, sft)
+    lines = [json.loads(x) for x in sft.read_text().splitlines()]
+    assert count == len(lines) >= 1
+    resolved = {(x["metadata"]["agent"], x["metadata"]["source"]) for x in lines}
+    assert (record["agent"], "transcript") in resolved
+    assert all(x["metadata"]["verdict"] == "resolved" for x in lines)
+    call = next(c for x in lines for m in x["messages"] for c in m.get("tool_calls") or [])
+    assert call["type"] == "function" and set(call["function"]) == {"name", "arguments"}
