@@ -161,7 +161,7 @@ def test_same_run_in_sqlite_and_postgresql_shows_identically(tmp_path, postgres_
     assert cli("runs", "list", "--db", sqlite, "-o", "json") == cli(
         "runs", "list", "--db", postgres_db, "-o", "json"
     )
-    only = ["--task", "repair/*", "--tag", "safety"]
+    only = ["--where", "task=repair/*", "--where", "tag=safety"]
     assert cli("runs", "show", "r1", "--db", sqlite, "-o", "json", *only) == cli(
         "runs", "show", "r1", "--db", postgres_db, "-o", "json", *only
     )
@@ -174,13 +174,15 @@ def test_show_and_export_filter_trials_by_their_columns(tmp_path):
         data = json.loads(cli("runs", "show", str(run), "-o", "json", *only))
         return [(t["task"], t["agent_label"]) for t in data["trials"]]
 
-    assert shown("--tag", "safety") == [(T3, B), (T3, A)]
-    assert shown("--task", "repair/batch/*") == [(T2, B), (T2, A)]
-    assert shown("--agent", B, "--verdict", "resolved") == [(T3, B)]
-    assert shown("--difficulty", "easy", "--agent", A) == [(T1, A)]
-    assert shown("--task", "repair_batch%") == []  # `_` and `%` are not wildcards
+    assert shown("--where", "tag=safety") == [(T3, B), (T3, A)]
+    assert shown("--where", "task=repair/batch/*") == [(T2, B), (T2, A)]
+    assert shown("--where", f"agent={B}", "--where", "verdict=resolved") == [(T3, B)]
+    assert shown("--where", "difficulty=easy", "--where", f"agent={A}") == [(T1, A)]
+    assert shown("--where", "task=repair_batch%") == []  # `_` and `%` are not wildcards
+    bad = CliRunner().invoke(app, ["runs", "show", str(run), "--where", "colour=red"])
+    assert bad.exit_code == 1 and "FIELD one of agent, task" in str(bad.exception)
     out = tmp_path / "safety.csv"
-    cli("runs", "export", str(run), "-f", "csv", "-o", str(out), "--area", "security-posture")
+    cli("runs", "export", str(run), "-f", "csv", "-o", str(out), "--where", "area=security-posture")
     assert len(out.read_text().splitlines()) == 3  # the header and two trials
 
 

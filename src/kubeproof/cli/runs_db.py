@@ -8,16 +8,10 @@ from rich.table import Table
 
 from kubeproof.cli.output import Format, console, emit, stderr
 from kubeproof.cli.runs_store import (
-    AGENT,
-    AREA,
     DB,
-    DIFFICULTY,
     RUN_HELP,
     RUNS_DIR,
-    TAG,
-    TASK,
-    TRACK,
-    VERDICT,
+    WHERE,
     is_run_dir,
     named,
     store_for,
@@ -106,13 +100,7 @@ def show_data(store, name: str, only: TrialFilter | None = None) -> dict[str, An
 
 def show(
     run: str = typer.Argument(..., help=RUN_HELP),
-    agent: str = AGENT,
-    task: str = TASK,
-    track: str = TRACK,
-    area: str = AREA,
-    difficulty: str = DIFFICULTY,
-    tag: str = TAG,
-    verdict: str = VERDICT,
+    where: list[str] = WHERE,
     db: str = DB,
     runs_dir: Path = RUNS_DIR,
     output: Format = typer.Option(Format.text, "--output", "-o", help="Output format."),
@@ -124,15 +112,7 @@ def show(
     (docs/results.md, "Statistics"). Exit codes: 0 shown, 1 no such run or the database
     cannot be opened."""
     store = store_for(db, runs_dir, run)
-    only = TrialFilter(
-        agent=agent,
-        task=task,
-        track=track,
-        area=area,
-        difficulty=difficulty,
-        tag=tag,
-        verdict=verdict,
-    )
+    only = TrialFilter.parse(where)
     data = show_data(store, named(store, run), only)
     if emit(data, output):
         return
@@ -221,13 +201,7 @@ def export_(
     run: str = typer.Argument(..., help=RUN_HELP),
     fmt: export.ExportFormat = typer.Option(..., "--format", "-f", help="csv, jsonl or parquet."),
     out: Path = typer.Option(..., "--output", "-o", help="The file to write."),
-    agent: str = AGENT,
-    task: str = TASK,
-    track: str = TRACK,
-    area: str = AREA,
-    difficulty: str = DIFFICULTY,
-    tag: str = TAG,
-    verdict: str = VERDICT,
+    where: list[str] = WHERE,
     db: str = DB,
     runs_dir: Path = RUNS_DIR,
 ) -> None:
@@ -236,15 +210,7 @@ def export_(
     (each trial's whole record). Exit codes: 0 written, 1 no such run."""
     store = store_for(db, runs_dir, run)
     name = named(store, run)
-    only = TrialFilter(
-        agent=agent,
-        task=task,
-        track=track,
-        area=area,
-        difficulty=difficulty,
-        tag=tag,
-        verdict=verdict,
-    )
+    only = TrialFilter.parse(where)
     n = export.write(name, store.trials(name, only), fmt, out)
     console.print(f"{n} trials → {out}", highlight=False)
 

@@ -20,13 +20,12 @@ RUNS_DIR = typer.Option(
     help="Where runs are written; its kubeproof.db is the default database. Default: the "
     "parent of a RUN given as a directory, else ./runs.",
 )
-AGENT = typer.Option(None, "--agent", help="Only this agent's trials (its label).")
-TASK = typer.Option(None, "--task", help="Only tasks whose id matches (`*` a wildcard).")
-TRACK = typer.Option(None, "--track", help="Only tasks of this track.")
-AREA = typer.Option(None, "--area", help="Only tasks of this area.")
-DIFFICULTY = typer.Option(None, "--difficulty", help="Only tasks of this difficulty.")
-TAG = typer.Option(None, "--tag", help="Only tasks with this tag.")
-VERDICT = typer.Option(None, "--verdict", help="Only trials that ended with this verdict.")
+WHERE = typer.Option(
+    None,
+    "--where",
+    help="Only trials with FIELD=VALUE, repeatable (all must hold); FIELD is agent (its "
+    "label), task (`*` a wildcard), track, area, difficulty, tag or verdict.",
+)
 RUN_HELP = (
     "A run: its name in the database (`kubeproof runs list`) or its directory (imported, "
     "or imported again, first)."

@@ -1,9 +1,10 @@
-"""Which trials a command looks at: `--agent`, `--task`, `--track`, `--area`,
-`--difficulty`, `--tag`, `--verdict`, as SQL conditions on the trial columns."""
+"""Which trials a command looks at (`--where FIELD=VALUE`: agent, task, track, area,
+difficulty, tag, verdict), as SQL conditions on the trial columns."""
 
 import sqlalchemy as sa
 from pydantic import BaseModel, Field
 
+from kubeproof.errors import KubeproofError
 from kubeproof.results.db.schema import trial_tags, trials
 
 
@@ -17,6 +18,22 @@ class TrialFilter(BaseModel):
     difficulty: str | None = Field(None, description="The task's difficulty.")
     tag: str | None = Field(None, description="A tag the task carries.")
     verdict: str | None = Field(None, description="The trial's verdict.")
+
+    @classmethod
+    def parse(cls, where: list[str] | None) -> "TrialFilter":
+        """`FIELD=VALUE` conditions, as `--where` takes them."""
+        values: dict[str, str] = {}
+        for condition in where or []:
+            field, sep, value = condition.partition("=")
+            if not sep or field not in cls.model_fields or not value:
+                raise KubeproofError(
+                    f"--where {condition!r}: expected FIELD=VALUE, FIELD one of "
+                    + ", ".join(cls.model_fields)
+                )
+            if field in values:
+                raise KubeproofError(f"--where names {field} twice")
+            values[field] = value
+        return cls(**values)
 
     def conditions(self) -> list[sa.ColumnElement[bool]]:
         found: list[sa.ColumnElement[bool]] = []
