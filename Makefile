@@ -27,7 +27,7 @@ setup: venv
 	@command -v bwrap >/dev/null || echo "note: install bubblewrap (apt-get install bubblewrap) to run agents"
 	$(BIN)/kubeproof setup
 
-demo: setup
+demo: setup $(VENV)/.local-model
 	PATH=$(CURDIR)/$(BIN):$$PATH bash scripts/demo.sh
 
 cluster-demo: setup
