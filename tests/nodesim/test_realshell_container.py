@@ -136,3 +136,57 @@ def test_forgetting_a_pod_kills_its_scripts_and_removes_its_directories(tmp_path
     world.runner.forget(runtime.uid)
     assert not live.alive and live.exit_code == 137
     assert not (tmp_path / "containers" / runtime.uid).exists()
+
+
+def _started(spec: dict, tmp_path) -> tuple[PodRuntime, Runner]:
+    world = StaticWorld()
+    world.runner = Runner(tmp_path / "containers")
+    runtime = PodRuntime(pod_object(spec), "10.244.1.2", set(), REAL)
+    end = time.time() + 20
+    while runtime.app[0].stage not in ("running", "exited") and time.time() < end:
+        runtime.advance(time.time(), world, CATALOG)
+        time.sleep(0.1)
+    return runtime, world.runner
+
+
+def test_an_emptydir_is_one_host_directory_per_pod_and_volume(tmp_path):
+    spec = {
+        "containers": [
+            {
+                "name": "app",
+                "image": "busybox:1.36",
+                "command": ["sh", "-c", "echo kept > /cache/out; sleep 600"],
+                "volumeMounts": [{"name": "cache", "mountPath": "/cache"}],
+            }
+        ],
+        "volumes": [{"name": "cache", "emptyDir": {}}],
+    }
+    runtime, runner = _started(spec, tmp_path)
+    out = tmp_path / "containers" / runtime.uid / "volumes" / "cache" / "out"
+    try:
+        end = time.time() + 10
+        while not out.exists() and time.time() < end:
+            time.sleep(0.1)
+        assert out.read_text() == "kept\n"
+    finally:
+        runner.forget(runtime.uid)
+
+
+def test_a_subpath_into_an_emptydir_is_not_run_for_real(tmp_path):
+    # the containers make what is under it, symlinks too: a root bind by path would follow
+    spec = {
+        "containers": [
+            {
+                "name": "app",
+                "image": "busybox:1.36",
+                "command": ["sh", "-c", "sleep 600"],
+                "volumeMounts": [{"name": "cache", "mountPath": "/cache", "subPath": "x"}],
+            }
+        ],
+        "volumes": [{"name": "cache", "emptyDir": {}}],
+    }
+    runtime, runner = _started(spec, tmp_path)
+    try:
+        assert runtime.app[0].stage == "running" and runtime.app[0].live is None
+    finally:
+        runner.forget(runtime.uid)

@@ -9,6 +9,7 @@ A script runs for real where the image's model says `shell: busybox`, its comman
 runs on a fake clock keep the text reading). Other containers are unaffected."""
 
 import logging
+import os
 import shutil
 import threading
 from collections.abc import Callable
@@ -99,18 +100,28 @@ class Runner:
 
     def _empty_dirs(self, pod, spec: dict) -> list[Mount]:
         """The pod's emptyDir volumes this container mounts: one host directory per pod and
-        volume, shared by its containers and kept across their restarts."""
+        volume, shared by its containers and kept across their restarts. A `subPath` into
+        one is refused (the script is then read from its text): the directories under it
+        are the containers' to make, symlinks included, and the node simulator runs as
+        root — the kubelet opens each component without following links
+        (pkg/volume/util/subpath/subpath_linux.go), which a bind by path cannot."""
         empty = {v["name"] for v in pod.obj["spec"].get("volumes") or [] if "emptyDir" in v}
         mounts = []
         for m in spec.get("volumeMounts") or []:
             if m.get("name") not in empty:
                 continue
-            sub = m.get("subPath") or ""
-            if sub.startswith("/") or ".." in sub.split("/") or "/" in m["name"]:
-                continue
-            host = self._pod_dir(pod.uid) / "volumes" / m["name"] / sub
-            host.mkdir(parents=True, exist_ok=True)
-            runbox.chown_tree(host, self._uids.get(pod.uid, 0))
+            if m.get("subPath") or m.get("subPathExpr"):
+                raise ValueError(f"subPath of emptyDir {m['name']!r} is not run for real")
+            name = m["name"]
+            if "/" in name or name.startswith("."):
+                raise ValueError(f"bad volume name {name!r}")
+            volumes = self._pod_dir(pod.uid) / "volumes"
+            volumes.mkdir(parents=True, exist_ok=True)
+            host = volumes / name
+            if not host.exists():
+                host.mkdir()
+                if os.geteuid() == 0:  # ours, made now: handed to the pod's uid
+                    os.lchown(host, self._uids[pod.uid], self._uids[pod.uid])
             mounts.append(Mount(host, m["mountPath"], not m.get("readOnly", False)))
         return mounts
 
