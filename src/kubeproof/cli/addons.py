@@ -1,29 +1,26 @@
 """`kubeproof cluster addons`: optional system workloads installed on request (never by
-default), e.g. the ingress-nginx controller (cluster/ingressnginx.py)."""
+default): the ingress-nginx controller (cluster/ingressnginx.py) and the local-path
+dynamic volume provisioner with its default StorageClass (cluster/localpath.py)."""
 
 import typer
 
 from kubeproof.cli.output import console
-from kubeproof.errors import KubeproofError
 
 app = typer.Typer(
     help="Optional addons: install them into a cluster, or print their manifest.",
     no_args_is_help=True,
 )
-KNOWN = ("ingress-nginx",)
 
 
 def _addon(name: str):
-    if name not in KNOWN:
-        raise KubeproofError(f"unknown addon {name!r} (known: {', '.join(KNOWN)})")
-    from kubeproof.cluster import ingressnginx
+    from kubeproof.cluster.addons import optional
 
-    return ingressnginx
+    return optional(name)
 
 
 @app.command()
 def install(
-    addon: str = typer.Argument(..., help="Addon name: ingress-nginx."),
+    addon: str = typer.Argument(..., help="Addon name: ingress-nginx or local-path."),
     cluster: str = typer.Option(..., "--cluster", "-c", help="Embedded cluster name."),
 ) -> None:
     """Create the addon's objects in CLUSTER (ones that exist are left as they are)."""
@@ -37,6 +34,8 @@ def install(
 
 
 @app.command()
-def manifest(addon: str = typer.Argument(..., help="Addon name: ingress-nginx.")) -> None:
+def manifest(
+    addon: str = typer.Argument(..., help="Addon name: ingress-nginx or local-path."),
+) -> None:
     """Print the addon's manifest, for `kubectl apply -f -` or a task's environment/setup."""
     typer.echo(_addon(addon).MANIFEST.lstrip("\n"), nl=False)

@@ -18,6 +18,7 @@ from lightkube.resources.apps_v1 import DaemonSet, Deployment
 from lightkube.resources.core_v1 import Pod
 
 from kubeproof.cluster import kubeproxy
+from kubeproof.errors import KubeproofError
 from kubeproof.netsim.objects import CLUSTER_DOMAIN, DNS_SERVICE_IP
 
 COREDNS_VERSION = "v1.14.2"  # cmd/kubeadm/app/constants/constants.go:372
@@ -252,6 +253,34 @@ def install(client: Client, version: str) -> None:
         except ApiError as exc:
             if exc.status.code != 409:  # AlreadyExists: a retried cold start
                 raise
+
+
+def create_missing(client: Client, objs: list) -> list[str]:
+    """Create an optional addon's objects in manifest order (kubectl apply's order); ones
+    that exist are left as they are (installed before). Returns `Kind/name` of the new."""
+    created = []
+    for obj in objs:
+        try:
+            client.create(obj)
+            created.append(f"{obj.kind}/{obj.metadata.name}")
+        except ApiError as exc:
+            if exc.status.code != 409:  # AlreadyExists
+                raise
+    return created
+
+
+# the optional addons (`kubeproof cluster addons`, a task's `addons:`), by name
+OPTIONAL = ("ingress-nginx", "local-path")
+
+
+def optional(name: str):
+    """The module of an optional addon: its MANIFEST and install(client)."""
+    from kubeproof.cluster import ingressnginx, localpath
+
+    modules = {"ingress-nginx": ingressnginx, "local-path": localpath}
+    if name not in modules:
+        raise KubeproofError(f"unknown addon {name!r} (known: {', '.join(OPTIONAL)})")
+    return modules[name]
 
 
 def pods_created(client: Client) -> bool:

@@ -13,8 +13,10 @@ keys ca/cert/key — placeholders, nothing reads them), so the Deployment's volu
 The image is named by its tag (upstream pins the digest too). Its routing is
 netsim/ingress.py and netsim/http.py; its status writes nodesim/ingressstatus.py."""
 
-from lightkube import ApiError, Client
+from lightkube import Client
 from lightkube.codecs import load_all_yaml
+
+from kubeproof.cluster.addons import create_missing
 
 VERSION = "v1.15.1"
 IMAGE = f"registry.k8s.io/ingress-nginx/controller:{VERSION}"
@@ -381,12 +383,4 @@ def objects() -> list:
 def install(client: Client) -> list[str]:
     """Create the objects in manifest order (kubectl apply's order); ones that exist are
     left as they are. Returns `Kind/name` of what was created."""
-    created = []
-    for obj in objects():
-        try:
-            client.create(obj)
-            created.append(f"{obj.kind}/{obj.metadata.name}")
-        except ApiError as exc:
-            if exc.status.code != 409:  # AlreadyExists: installed before
-                raise
-    return created
+    return create_missing(client, objects())

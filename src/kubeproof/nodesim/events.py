@@ -18,13 +18,35 @@ def _stamp(t: float) -> str:
 
 
 class Recorder:
-    def __init__(self, client: AsyncClient, node: str):
+    """A kubelet's recorder (source kubelet/<node>), or another component's: the
+    provisioners the node simulator acts out record with their own source (`component`,
+    no host), as client-go's recorder does for them."""
+
+    def __init__(self, client: AsyncClient, node: str, component: str = "kubelet"):
         self.client = client
         self.node = node
+        self.component = component
         self.correlator = Correlator()
 
     def _object_key(self, kind: str, namespace: str, name: str, uid: str) -> str:
-        return "\x00".join(["kubelet", self.node, kind, namespace, name, uid, "v1"])
+        return "\x00".join([self.component, self.node, kind, namespace, name, uid, "v1"])
+
+    async def record_object(self, obj: dict, event: Event) -> None:
+        """An Event on any object (a claim, a volume): in its namespace, `default` for a
+        cluster-scoped one (k8s.io/client-go/tools/record/event.go:489-492)."""
+        meta = obj["metadata"]
+        involved = {
+            "kind": obj["kind"],
+            "name": meta["name"],
+            "uid": meta["uid"],
+            "apiVersion": obj["apiVersion"],
+            "resourceVersion": meta.get("resourceVersion"),
+        }
+        namespace = meta.get("namespace") or ""
+        if namespace:
+            involved["namespace"] = namespace
+        key = self._object_key(obj["kind"], namespace, meta["name"], meta["uid"])
+        await self._emit(key, namespace or "default", involved, event)
 
     async def record(self, pod: dict, event: Event) -> None:
         meta = pod["metadata"]
@@ -76,14 +98,15 @@ class Recorder:
             "reason": event.reason,
             "message": out.message,
             "type": event.type,
-            "source": {"component": "kubelet", "host": self.node},
+            "source": {"component": self.component, **({"host": self.node} if self.node else {})},
             "firstTimestamp": _stamp(out.first_at),
             "lastTimestamp": _stamp(now),
             "count": out.count,
         }
         if not out.message.startswith("(combined from similar events): "):
             # an aggregate is a fresh object without the reporting fields (EC:280-292)
-            body |= {"reportingComponent": "kubelet", "reportingInstance": self.node}
+            # client-go makeEvent: ReportingController/Instance are the source's (event.go)
+            body |= {"reportingComponent": self.component, "reportingInstance": self.node}
         # the namespace may be terminating: a lost event is what a kubelet accepts too
         with contextlib.suppress(ApiError):
             await self.client.create(from_dict(body))

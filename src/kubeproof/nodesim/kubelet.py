@@ -24,6 +24,7 @@ from kubeproof.nodesim import (
     dependencies,
     eviction,
     ingressstatus,
+    localpath,
     localstorage,
     metrics,
     realshell,
@@ -134,9 +135,12 @@ class Kubelet:
                 field_manager="nginx-ingress-controller",
             ),
         )
+        # local-path-provisioner's volumes, for the provisioner pods these nodes run
+        provisioner = localpath.LocalPathProvisioner(self)
         await asyncio.gather(
             world,
             ingress.run(),
+            provisioner.run(),
             self._leases(),
             self._watch_pods(),
             self._watch_nodes(),

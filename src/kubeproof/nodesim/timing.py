@@ -57,6 +57,12 @@ RELOAD_JITTER = 15.0
 # Ingresses' status.loadBalancer when it starts leading and then every UpdateInterval
 # (kubernetes/ingress-nginx v1.15.1 internal/ingress/status/status.go:45,104)
 INGRESS_STATUS_UPDATE_INTERVAL = 60.0
+# local-path-provisioner (an optional addon, nodesim/localpath.py) polls its helper pod every
+# second until it succeeds (rancher/local-path-provisioner provisioner.go:819-828, at most
+# cmdTimeoutSeconds polls); a failed claim or volume is retried after 15 s, doubling to
+# 1000 s (sig-storage-lib-external-provisioner v11 controller.go:686)
+LOCAL_PATH_HELPER_POLL = 1.0
+LOCAL_PATH_RETRY_BASE = 15.0
 # image pulls: containerd's transfer, modelled as a fixed start plus the image's size over a
 # typical link (a registry is not on loopback; the first pull on a node is not instant)
 PULL_START = 0.4
