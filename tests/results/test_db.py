@@ -108,6 +108,14 @@ def test_files_the_agent_could_plant_are_not_followed(tmp_path):
     loaded = load_run(run)
     assert len(loaded.trials) == 5
     assert any("trials/" + synth.slug(T1) + "/oracle/1" in s for s in loaded.skipped)
+    # nor is a symlinked directory on the way to a trial.json
+    agent_dir = run / "trials" / synth.slug(T2) / B
+    elsewhere = tmp_path / "elsewhere"
+    agent_dir.rename(elsewhere)
+    agent_dir.symlink_to(elsewhere, target_is_directory=True)
+    loaded = load_run(run)
+    assert len(loaded.trials) == 4
+    assert any(s.startswith(f"trials/{synth.slug(T2)}/{B}: ") for s in loaded.skipped)
 
 
 def test_a_trial_lands_as_it_finishes_and_a_killed_run_keeps_it(tmp_path):

@@ -65,24 +65,33 @@ def read_run(directory: Path) -> RunResult | None:
     return None
 
 
-def read_trial(trial_dir: Path) -> TrialResult | None:
-    """A trial's result, or None if it never wrote one or the file is cut short or wrong."""
+def read_trial(root: Path, rel: str = "") -> TrialResult | None:
+    """The result of the trial at `rel` below `root` (no component of `rel` followed if a
+    symlink), or None if it never wrote one or the file is cut short or wrong."""
     try:
-        data = _json(trial_dir, "trial.json", TRIAL_LIMIT)
+        data = _json(root, f"{rel}/trial.json" if rel else "trial.json", TRIAL_LIMIT)
         return None if data is None else TrialResult.from_record(data)
     except (hostile.HostileInput, ValidationError, OSError):
         return None
 
 
-def trial_dirs(directory: Path) -> list[str]:
-    """Every `trials/<task>/<agent>/<repeat>` directory, relative to the run, sorted."""
-    found = []
+def trial_dirs(directory: Path, skipped: list[str]) -> list[str]:
+    """Every `trials/<task>/<agent>/<repeat>` directory, relative to the run, sorted; one
+    that cannot be listed (a symlink, say) is left out and said in `skipped`."""
+    found: list[str] = []
     if not hostile.lexists(directory, "trials"):
         return found
-    for task in hostile.list_dir(directory, "trials"):
-        for agent in hostile.list_dir(directory, f"trials/{task}"):
-            for repeat in hostile.list_dir(directory, f"trials/{task}/{agent}"):
-                found.append(f"trials/{task}/{agent}/{repeat}")
+
+    def below(rel: str) -> list[str]:
+        try:
+            return [f"{rel}/{name}" for name in hostile.list_dir(directory, rel)]
+        except hostile.HostileInput as exc:
+            skipped.append(f"{rel}: {exc}")
+            return []
+
+    for task in below("trials"):
+        for agent in below(task):
+            found += below(agent)
     return found
 
 
@@ -93,15 +102,13 @@ def load_run(directory: Path) -> LoadedRun:
         raise NotARun(f"{directory}: not a directory")
     run = read_run(directory)
     complete = hostile.is_file(directory, RunPaths(directory).result.name)
-    try:
-        dirs = trial_dirs(directory)
-    except hostile.HostileInput as exc:
-        raise NotARun(f"{directory}: {exc}") from None
+    skipped: list[str] = []
+    dirs = trial_dirs(directory, skipped)
     if run is None and not dirs:
         raise NotARun(f"{directory}: no run.json, plan.json or trials/ (not a run directory)")
-    loaded = LoadedRun(directory, run or RunResult(), complete)
+    loaded = LoadedRun(directory, run or RunResult(), complete, skipped=skipped)
     for rel in dirs:
-        trial = read_trial(directory / rel)
+        trial = read_trial(directory, rel)
         if trial is None:
             loaded.skipped.append(f"{rel}: no readable trial.json (never finished)")
             continue

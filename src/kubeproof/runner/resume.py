@@ -83,7 +83,7 @@ def prepare(out: Path, agents_file: Path | None = None) -> Resumption:
     digests = {t.id: provenance.task_digest(t.root) for t in tasks}
     changed: set[str] = set()
     for i, p in enumerate(plans):
-        result = read_trial(p.dir)
+        result = read_trial(out, str(p.dir.relative_to(out)))  # no symlink followed
         reason = why_again(result)
         if reason is not None:
             found.todo[i] = reason
