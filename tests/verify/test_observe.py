@@ -281,3 +281,6 @@ def test_history_leaves_out_the_verifiers_own_writes(tmp_path):
     history = History(log)
     history.verifier_from = datetime.fromisoformat("2026-11-25T04:00:05Z").timestamp()
     assert [w.name for w in history.refresh().writes] == ["before", "a"]
+    # a task's own controller (task.toml `controllers`) writes as the system, not the agent
+    operator = History(log, ignore=frozenset({"system:serviceaccount:kubeproof-agent:agent"}))
+    assert [w.name for w in operator.refresh().writes] == ["before", "verifier"]

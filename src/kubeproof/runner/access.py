@@ -98,6 +98,12 @@ def agent_user(task: Task) -> str:
     return f"system:serviceaccount:{namespace}:{name}"
 
 
+def controller_users(task: Task) -> frozenset[str]:
+    """The user names of the task's own controllers (`controllers` in task.toml)."""
+    accounts = task.spec.kubeproof.controllers
+    return frozenset(f"system:serviceaccount:{a.replace('/', ':', 1)}" for a in accounts)
+
+
 def grant(cluster: Cluster, task: Task, out: Path, ca_pem: bytes) -> Path:
     """Create the agent's identity (unless the task's setup made it) and write its
     kubeconfig to `out`."""

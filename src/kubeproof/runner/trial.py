@@ -24,13 +24,14 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from kubeproof.agents.builtin import Agent
 from kubeproof.agents.session import Decision, Session
+from kubeproof.cluster.audit import HARNESS_USERS
 from kubeproof.cluster.base import Cluster
 from kubeproof.errors import KubeproofError
 from kubeproof.evidence import results as signed
 from kubeproof.evidence.recording import TrialRecording
 from kubeproof.hostile import HostileInput
 from kubeproof.results import CheckResult, ClusterInfo, EvidenceSummary, TrialResult, provenance
-from kubeproof.runner.access import agent_user, grant
+from kubeproof.runner.access import agent_user, controller_users, grant
 from kubeproof.runner.admin_shell import SetupFailed
 from kubeproof.runner.environment import apply_environment
 from kubeproof.runner.plan import TrialPlan, task_namespaces
@@ -229,6 +230,7 @@ class Trial(AgentTurn):
                 cluster.admin_kubeconfig, baseline.health, tuple(spec.allowed_deletions)
             ),
             tolerance=spec.outage_tolerance_sec,
+            harness=HARNESS_USERS | controller_users(self.task),
         )
         self.cluster, self.baseline, self.monitor, self.audit = cluster, baseline, monitor, audit
         monitor.start()  # watched until the verifier has settled; stopped in run() if not
@@ -251,7 +253,11 @@ class Trial(AgentTurn):
             results = self._shell_verify(monitor)
             return self._safety(results, session, recording, decision)
         verify_fn = load_function(task.verifier, "verify")
-        history = History(self.audit, baseline.audit_offset) if self.audit else None
+        history = (
+            History(self.audit, baseline.audit_offset, controller_users(task))
+            if self.audit
+            else None
+        )
         acts = Actions()  # what the verifier does to the cluster (v.evict), not the agent
         results, seconds = settle(
             verify_fn,

@@ -17,13 +17,14 @@ from kubeproof.agents.protocol_tools import COMMANDS_GUIDE, CommandServer, llm_t
 from kubeproof.agents.sandbox import HOME, Bind, Sandbox
 from kubeproof.agents.session import BudgetExhausted, Decision, Session, install_tools
 from kubeproof.agents.spec import build
+from kubeproof.cluster.audit import HARNESS_USERS
 from kubeproof.cluster.base import Cluster, kubectl_binary
 from kubeproof.evidence import keys
 from kubeproof.evidence.protocol import GUIDE, Protocol
 from kubeproof.evidence.recording import TrialRecording
 from kubeproof.results import Decision as DecisionResult
 from kubeproof.results import TrialPaths, TrialResult, Usage
-from kubeproof.runner.access import agent_user
+from kubeproof.runner.access import agent_user, controller_users
 from kubeproof.runner.admin_shell import copy_tools
 from kubeproof.runner.plan import TrialPlan, key_secrets
 from kubeproof.scrub import Scrubber
@@ -73,6 +74,7 @@ class AgentTurn:
             agent_user(task),
             audit,
             self.plan.resolved.label,
+            harness=HARNESS_USERS | controller_users(task),
         )
         # the admin's credentials and the signing key, should the agent print them
         scrubber = Scrubber.for_harness([cluster.admin_kubeconfig], key_secrets(key))

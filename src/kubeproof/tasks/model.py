@@ -1,9 +1,9 @@
 """The task format: `task.toml` in the Harbor layout, with a `[kubeproof]` section for what
 a Kubernetes operations benchmark adds. See docs/tasks.md."""
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 Difficulty = Literal["easy", "medium", "hard"]
 Track = Literal["repair", "generate", "netpol"]
@@ -59,6 +59,10 @@ class Nodes(_Strict):
     profile: str | None = None  # path under environment/, a NodeProfile YAML
 
 
+# NAMESPACE/NAME of a ServiceAccount
+ACCOUNT = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?/[a-z0-9]([-.a-z0-9]*[a-z0-9])?$"
+
+
 class Kubeproof(_Strict):
     id: str | None = None  # defaults to the directory path under the task library
     title: str
@@ -75,6 +79,13 @@ class Kubeproof(_Strict):
     # controllers that act on a period, like the HPA's)
     settle_sec: float = Field(4, gt=0, le=120)
     nodes: Nodes = Field(default_factory=Nodes)
+    addons: list[Literal["ingress-nginx", "local-path"]] = Field(
+        default_factory=list,
+        description="Optional addons installed before the setup manifests (`kubeproof "
+        "cluster addons`): ingress-nginx's controller and IngressClass `nginx`, or "
+        "local-path-provisioner with the default StorageClass `local-path` (k3s's and kind's "
+        "dynamic provisioner). Part of the baseline.",
+    )
     permissions: list[Permission] = Field(default_factory=list)
     root_causes: list[RootCause] = Field(default_factory=list)
     # Baseline objects the fix may delete without breaking safety ("Kind/namespace/name",
@@ -107,10 +118,17 @@ class Kubeproof(_Strict):
     )
     agent_service_account: str | None = Field(
         None,
-        pattern=r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?/[a-z0-9]([-.a-z0-9]*[a-z0-9])?$",
+        pattern=ACCOUNT,
         description="NAMESPACE/NAME of a ServiceAccount the setup creates, with its own "
         "RBAC: the agent acts as it instead of kubeproof's own agent account, and "
         "`permissions` may be empty.",
+    )
+    controllers: list[Annotated[str, StringConstraints(pattern=ACCOUNT)]] = Field(
+        default_factory=list,
+        description="NAMESPACE/NAME of the ServiceAccounts the task's own controllers act as "
+        "(an operator pod running a kubectl loop): their writes are the system's, not the "
+        "agent's — left out of the history contracts judge, of the safety monitor and of "
+        "the evidence chain. The controllers' workloads and RBAC stay protected.",
     )
     workdir: str | None = Field(
         None,

@@ -140,9 +140,12 @@ def _write(event: dict) -> Write | None:
 class History:
     """Writes since the baseline, read incrementally from the audit log."""
 
-    def __init__(self, audit_log: Path | None, offset: int = 0):
+    def __init__(
+        self, audit_log: Path | None, offset: int = 0, ignore: frozenset[str] = frozenset()
+    ):
         self.audit_log = audit_log
         self.offset = offset
+        self.ignore = ignore  # users whose writes are the system's (a task's controllers)
         # epoch seconds from which the harness's writes are a verifier's own actions
         # (verify/actions.py), not the agent's: no agent holds the harness's identity
         self.verifier_from: float | None = None
@@ -162,7 +165,7 @@ class History:
                 w = _write(json.loads(line))
             except ValueError:
                 continue
-            if w is not None and not self._verifiers(w):
+            if w is not None and not self._verifiers(w) and w.user not in self.ignore:
                 self._writes.append(w)
         return self
 
