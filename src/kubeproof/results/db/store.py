@@ -51,6 +51,10 @@ class Store:
 
     def save_trial(self, run_id: int, rel: str, trial: TrialResult) -> None:
         with self.engine.begin() as conn:
+            self._delete_trials(
+                conn,
+                sa.select(trials.c.id).where(trials.c.run_id == run_id, trials.c.dir == rel),
+            )
             self._insert_trials(conn, run_id, [(rel, trial)])
 
     def import_run(
@@ -79,18 +83,22 @@ class Store:
     def _insert_trials(
         self, conn: Connection, run_id: int, found: list[tuple[str, TrialResult]]
     ) -> None:
-        for rel, trial in found:
-            self._delete_trials(
-                conn,
-                sa.select(trials.c.id).where(trials.c.run_id == run_id, trials.c.dir == rel),
-            )
-            trial_id = conn.execute(
-                sa.insert(trials).values(rows.trial_row(run_id, rel, trial))
-            ).inserted_primary_key[0]
-            if checked := rows.check_rows(trial_id, trial):
-                conn.execute(sa.insert(checks), checked)
-            if tagged := rows.tag_rows(trial_id, trial):
-                conn.execute(sa.insert(trial_tags), tagged)
+        """Insert the trials, their checks and tags in three batches (a run of 10,000 trials
+        imports in seconds, not one round trip per row)."""
+        if not found:
+            return
+        ids = conn.execute(
+            sa.insert(trials).returning(trials.c.id, sort_by_parameter_order=True),
+            [rows.trial_row(run_id, rel, trial) for rel, trial in found],
+        ).scalars()
+        checked, tagged = [], []
+        for trial_id, (_rel, trial) in zip(ids, found, strict=True):
+            checked += rows.check_rows(trial_id, trial)
+            tagged += rows.tag_rows(trial_id, trial)
+        if checked:
+            conn.execute(sa.insert(checks), checked)
+        if tagged:
+            conn.execute(sa.insert(trial_tags), tagged)
 
     # -- reading ---------------------------------------------------------------------
 
