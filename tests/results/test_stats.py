@@ -143,3 +143,10 @@ def test_runs_compare_on_two_runs_with_known_outcomes(tmp_path):
         app, ["runs", "compare", "a", "b", "--db", str(tmp_path / "runs" / "kubeproof.db")]
     )
     assert text.exit_code == 0 and "the difference is real at 5 %" in " ".join(text.output.split())
+    # a run in the other timing profile is said not to be comparable
+    plan = json.loads((run_b / "run.json").read_text()) | {"timing": "fast"}
+    (run_b / "run.json").write_text(json.dumps(plan))
+    warned = CliRunner().invoke(app, ["runs", "compare", str(run_a), str(run_b), "-o", "json"])
+    assert json.loads(warned.output)["warnings"][0].startswith(
+        "the runs used different timing profiles (real vs fast)"
+    )

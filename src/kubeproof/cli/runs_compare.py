@@ -49,9 +49,17 @@ def compare(
     "Statistics". Exit codes: 0 compared (whatever the verdict), 1 a run or agent not
     found."""
     store = store_for(db, runs_dir, a, b)
-    a_name, a_out = _agent(store, named(store, a), agent_a, "a")
-    b_name, b_out = _agent(store, named(store, b), agent_b, "b")
+    run_a, run_b = named(store, a), named(store, b)
+    a_name, a_out = _agent(store, run_a, agent_a, "a")
+    b_name, b_out = _agent(store, run_b, agent_b, "b")
     result = paired_compare(a_name, a_out, b_name, b_out, seed=seed)
+    timing = store.run(run_a)["timing"], store.run(run_b)["timing"]
+    if None not in timing and timing[0] != timing[1]:
+        result.warnings.insert(
+            0,
+            f"the runs used different timing profiles ({timing[0]} vs {timing[1]}): "
+            "their results are not comparable",
+        )
     if emit(result.model_dump(), output):
         return
     t = Table(
