@@ -79,6 +79,13 @@ CONTROLLER_ACCOUNTS = (
     "volumeattributesclass-protection-controller",
 )
 CONTROLLER_USERS = frozenset(f"system:serviceaccount:kube-system:{n}" for n in CONTROLLER_ACCOUNTS)
+# the optional addons' own controllers, whose ServiceAccounts the node simulator acts as
+# while their pods run: local-path-provisioner's (cluster/localpath.py, nodesim/localpath.py)
+# creates the PersistentVolumes and helper pods a claim needs — the system's doing, as a
+# kube-system controller's is, not the agent's. Still logged (not in the policy's None rule).
+ADDON_USERS = frozenset(
+    {"system:serviceaccount:local-path-storage:local-path-provisioner-service-account"}
+)
 NODE_PREFIX = "system:node:"
 
 
@@ -168,10 +175,11 @@ def subject_key(subject: dict, binding_namespace: str | None) -> tuple[str, str]
 
 def control_plane(event: dict) -> bool:
     """Made by the control plane's own components: controller manager and its controllers,
-    scheduler, apiserver loopback, the node simulator and its kubelets."""
+    scheduler, apiserver loopback, the node simulator and its kubelets, and the optional
+    addons' controllers the node simulator acts as."""
     user = event.get("user") or {}
     name = username(event)
-    if name in COMPONENT_USERS or name in CONTROLLER_USERS or name == NODESIM_USER:
+    if name in COMPONENT_USERS | CONTROLLER_USERS | ADDON_USERS or name == NODESIM_USER:
         return True
     return name.startswith(NODE_PREFIX) and "system:nodes" in (user.get("groups") or [])
 

@@ -13,6 +13,7 @@ from lightkube import ApiError, Client
 from lightkube.codecs import load_all_yaml
 from lightkube.core.exceptions import LoadResourceError
 
+from kubeproof.cluster.addons import optional as optional_addon
 from kubeproof.cluster.base import Cluster, kubectl_binary
 from kubeproof.errors import KubeproofError
 from kubeproof.tasks import Task
@@ -66,11 +67,13 @@ def _break_script(cluster: Cluster, task: Task, step: Path) -> None:
 
 
 def apply_environment(cluster: Cluster, task: Task, client: Client | None = None) -> None:
-    """Apply environment/setup/*.yaml, run environment/setup.sh, then the break
-    (manifests or break.sh), all as admin."""
+    """Install the task's addons, apply environment/setup/*.yaml, run
+    environment/setup.sh, then the break (manifests or break.sh), all as admin."""
     from kubeproof.runner.admin_shell import run_setup_script
 
     client = client or cluster.client()
+    for addon in task.spec.kubeproof.addons:  # before the manifests that rely on them
+        optional_addon(addon).install(client)
     for manifest in task.setup:
         apply_text(cluster, client, manifest.read_text(), f"task setup failed at {manifest}")
     run_setup_script(cluster, task)
