@@ -2,7 +2,8 @@
 addon (`kubeproof cluster addons install local-path`), a claim without storageClassName
 (the default class `local-path`) and a pod using it. The claim is Bound to `pvc-<uid>` with
 node affinity on the pod's node, the claim carries the provisioner's events, the pod runs,
-the provisioner logs what it did, and deleting the claim removes the volume."""
+the provisioner logs what it did, a ReadWriteMany claim fails with the library's wording,
+and deleting the claim removes the volume."""
 
 import json
 
@@ -29,6 +30,26 @@ spec:
       command: [sleep, "3600"]
       volumeMounts: [{{name: data, mountPath: /data}}]
   volumes: [{{name: data, persistentVolumeClaim: {{claimName: data}}}}]
+"""
+
+SHARED = f"""
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {{name: shared, namespace: {NS}}}
+spec:
+  accessModes: [ReadWriteMany]
+  resources: {{requests: {{storage: 1Gi}}}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {{name: reader, namespace: {NS}}}
+spec:
+  containers:
+    - name: app
+      image: "busybox:1.36"
+      command: [sleep, "3600"]
+      volumeMounts: [{{name: data, mountPath: /data}}]
+  volumes: [{{name: data, persistentVolumeClaim: {{claimName: shared}}}}]
 """
 
 
@@ -115,6 +136,26 @@ def test_a_default_class_claim_is_provisioned_bound_and_reclaimed(cluster):
     assert f'msg="Creating volume {name} at {path}"' in logs
     assert f'msg="create the helper pod helper-pod-create-{name} into local-path-storage"' in logs
     assert f'msg="Volume {name} has been created on {path}"' in logs
+
+    # a claim it cannot serve: ProvisioningFailed with the library's wording, no volume
+    cluster.kubectl("apply", "-f", "-", input=SHARED)
+    failed = wait_for(
+        lambda: [
+            e
+            for e in _json(
+                cluster, "get", "events", "-n", NS, "--field-selector",
+                "involvedObject.name=shared,reason=ProvisioningFailed",
+            )["items"]
+        ],
+        60,
+        what="ProvisioningFailed",
+    )  # fmt: skip
+    assert failed[0]["type"] == "Warning"
+    assert failed[0]["message"] == (
+        'failed to provision volume with StorageClass "local-path": NodePath only supports '
+        "ReadWriteOnce and ReadWriteOncePod (1.22+) access modes"
+    )
+    assert _json(cluster, "get", "pvc", "shared", "-n", NS)["status"]["phase"] == "Pending"
 
     # the claim goes: the volume is Released, torn down by a helper pod, and deleted
     cluster.kubectl("delete", "pod", "app", "-n", NS, "--grace-period=0", "--force")

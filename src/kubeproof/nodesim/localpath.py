@@ -71,6 +71,9 @@ class Instance:
     recorder: Recorder
     token_due: float
     busy: set[str] = field(default_factory=set)
+    # claims provisioned and volumes deleted: a listing taken while the work finished must
+    # not start it again (upstream's queue drops a key once its work succeeds)
+    done: set[str] = field(default_factory=set)
     failures: dict[str, int] = field(default_factory=dict)
     retry_at: dict[str, float] = field(default_factory=dict)
     tasks: set = field(default_factory=set)  # the operations in flight, kept from the GC
@@ -139,7 +142,7 @@ class LocalPathProvisioner:
         async for obj in inst.client.list(PersistentVolumeClaim, namespace=ALL_NS):
             claim = {"apiVersion": "v1", "kind": "PersistentVolumeClaim", **obj.to_dict()}
             key = "claim/" + claim["metadata"]["uid"]
-            if key in inst.busy or now < inst.retry_at.get(key, 0.0):
+            if key in inst.busy or key in inst.done or now < inst.retry_at.get(key, 0.0):
                 continue
             if plan.pv_name(claim) in volumes or not plan.should_provision(claim, classes):
                 continue
@@ -148,7 +151,7 @@ class LocalPathProvisioner:
             inst.tasks.add(asyncio.create_task(self._guard(inst, key, work)))
         for name, pv in volumes.items():
             key = "volume/" + name
-            if key in inst.busy or now < inst.retry_at.get(key, 0.0):
+            if key in inst.busy or key in inst.done or now < inst.retry_at.get(key, 0.0):
                 continue
             if plan.should_delete(pv):
                 inst.busy.add(key)
@@ -235,6 +238,7 @@ class LocalPathProvisioner:
         if ok:
             inst.failures.pop(key, None)
             inst.retry_at.pop(key, None)
+            inst.done.add(key)
             return
         failures = inst.failures.get(key, 0) + 1
         inst.failures[key] = failures
