@@ -143,10 +143,26 @@ def checks() -> list[Check]:
         _user_namespaces(),
         _seccomp(),
         _cgroups(),
+        _busybox(),
     ]
     if all(c.ok for c in found if c.required):
         found.append(_probe())
     return found
+
+
+def _busybox() -> Check:
+    """Not the agent's: busybox pods' shell scripts run for real in the same kind of sandbox
+    (nodesim/runbox.py) when Debian's busybox-static is there; else they are read."""
+    there = os.path.isfile("/bin/busybox")
+    return Check(
+        "busybox-static",
+        there,
+        "busybox pods' shell scripts run for real in a sandbox"
+        if there
+        else "missing: busybox pods' shell scripts are read from their text, not run "
+        "(apt-get install -y busybox-static)",
+        required=False,
+    )
 
 
 @functools.cache
