@@ -18,7 +18,7 @@ from kubeproof.cli.runs_store import (
 )
 from kubeproof.errors import KubeproofError
 from kubeproof.results import export
-from kubeproof.results.db import import_run
+from kubeproof.results.db import Store, import_run
 from kubeproof.results.db.filters import TrialFilter
 from kubeproof.results.stats import Outcome, Rates, table
 
@@ -86,7 +86,7 @@ def list_(
     console.print(t)
 
 
-def show_data(store, name: str, only: TrialFilter | None = None) -> dict[str, Any]:
+def show_data(store: Store, name: str, only: TrialFilter | None = None) -> dict[str, Any]:
     """What `runs show -o json` prints: the run, its trials and their statistics."""
     run = store.run(name)
     trials = store.trials(name, only)
@@ -162,7 +162,8 @@ def import_(
     if name and len(found) != 1:
         raise KubeproofError("--name needs exactly one run directory")
     store = store_for(db, runs_dir, *map(str, found))
-    report, failed = [], 0
+    report: list[dict[str, Any]] = []
+    failed = 0
     for d in found:
         try:
             loaded = import_run(store, d, name)

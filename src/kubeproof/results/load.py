@@ -106,7 +106,7 @@ def load_run(directory: Path) -> LoadedRun:
     dirs = trial_dirs(directory, skipped)
     if run is None and not dirs:
         raise NotARun(f"{directory}: no run.json, plan.json or trials/ (not a run directory)")
-    loaded = LoadedRun(directory, run or RunResult(), complete, skipped=skipped)
+    loaded = LoadedRun(directory, run or RunResult.model_validate({}), complete, skipped=skipped)
     for rel in dirs:
         trial = read_trial(directory, rel)
         if trial is None:

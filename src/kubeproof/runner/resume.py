@@ -85,8 +85,8 @@ def prepare(out: Path, agents_file: Path | None = None) -> Resumption:
     for i, p in enumerate(plans):
         result = read_trial(out, str(p.dir.relative_to(out)))  # no symlink followed
         reason = why_again(result)
-        if reason is not None:
-            found.todo[i] = reason
+        if reason is not None or result is None:
+            found.todo[i] = reason or ""
             continue
         found.kept[i] = result
         was = result.versions.task_digest if result.versions else None

@@ -62,7 +62,8 @@ def engine(url: URL) -> Engine:
             "(PostgreSQL: pip install 'kubeproof[postgres]')"
         ) from None
     except sa.exc.SQLAlchemyError as exc:
-        raise DatabaseError(f"{shown(url)}: {exc.__class__.__name__}: {exc.orig or exc}") from None
+        cause = getattr(exc, "orig", None) or exc  # the driver's own words, when it has them
+        raise DatabaseError(f"{shown(url)}: {type(exc).__name__}: {cause}") from None
     return eng
 
 

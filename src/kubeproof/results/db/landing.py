@@ -46,7 +46,7 @@ class Landing:
             warn(f"results database not used: {exc}; `kubeproof runs import {out}` adds it later")
             return None
 
-    def _guard(self, what: str, action: Callable[[], None]) -> None:
+    def _guard(self, what: str, action: Callable[[], object]) -> None:
         if self.broken:
             return
         try:

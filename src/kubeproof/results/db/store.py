@@ -38,7 +38,7 @@ class Store:
             sa.select(runs.c.id, runs.c.started_at).where(runs.c.name == row["name"])
         ).first()
         if found is None:
-            return int(conn.execute(sa.insert(runs).values(row)).inserted_primary_key[0])
+            return int(conn.execute(sa.insert(runs).values(row).returning(runs.c.id)).scalar_one())
         if found.started_at and row["started_at"] and found.started_at != row["started_at"]:
             raise DatabaseError(
                 f"the database already holds another run named {row['name']!r} "
@@ -73,9 +73,9 @@ class Store:
             self._delete_trials(conn, sa.select(trials.c.id).where(trials.c.run_id == run_id))
             conn.execute(sa.delete(runs).where(runs.c.id == run_id))
 
-    def _delete_trials(self, conn: Connection, ids: sa.Select) -> None:
+    def _delete_trials(self, conn: Connection, which: sa.Select) -> None:
         # explicit rather than ON DELETE CASCADE: SQLite enforces it only when asked to
-        ids = ids.scalar_subquery()
+        ids = which.scalar_subquery()
         conn.execute(sa.delete(checks).where(checks.c.trial_id.in_(ids)))
         conn.execute(sa.delete(trial_tags).where(trial_tags.c.trial_id.in_(ids)))
         conn.execute(sa.delete(trials).where(trials.c.id.in_(ids)))

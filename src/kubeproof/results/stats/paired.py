@@ -110,6 +110,7 @@ def paired(slice_: str, value: str, a: dict[str, float], b: dict[str, float], se
         only_a=only_a,
         only_b=only_b,
         p_value=mcnemar_p(only_a, only_b),
+        p_holm=None,
         difference=diff,
         ci_low=low,
         ci_high=high,
