@@ -167,3 +167,12 @@ def test_the_script_runs_as_its_security_contexts_user(tmp_path):
     run = _script("id -u; id -g; touch /tmp/mine && echo wrote", uid=1000, gid=0)
     _finished(Live(_box(tmp_path), run, logs))
     assert [line for _, line in logs] == ["1000", "0", "wrote"]
+
+
+def test_a_line_without_end_is_kept_to_a_bound(tmp_path):
+    # `yes | tr -d '\n'` never ends its line: the node simulator keeps 256 KiB of it
+    run = _script("head -c 2000000 /dev/zero | tr '\\0' x; echo; echo next")
+    logs: list[tuple[float, str]] = []
+    _finished(Live(_box(tmp_path), run, logs))
+    assert [len(line) for _, line in logs] == [256 << 10, 4]
+    assert logs[0][1] == "x" * (256 << 10)

@@ -19,6 +19,7 @@ from kubeproof.nodesim.runbox import LAYER_BYTES, Box, Run
 
 LOG_BYTES = 10 << 20  # the kubelet's containerLogMaxSize: older lines go past it
 LINE_BYTES = 16 << 10  # the CRI splits longer lines (pkg/kubelet/kuberuntime/logs)
+MAX_LINE = 256 << 10  # … and we keep this much of one line
 EXEC_OUTPUT = 1 << 20  # what one exec returns of each stream
 PROBE_OUTPUT = 10 << 10  # maxReadLength, pkg/probe/exec/exec.go:32
 EXEC_LIMIT = 300.0  # a `kubectl exec` is cut after this (containment, not a kubelet timing)
@@ -78,16 +79,29 @@ class Live:
         return "Completed" if self.exit_code == 0 else "Error"
 
     def _read(self, stream) -> None:
-        for raw in iter(stream.readline, b""):
-            line = raw[:LINE_BYTES].decode(errors="replace").rstrip("\n")
-            with self._lock:
-                self.logs.append((time.time(), line))
-                self._logged += len(raw)
-                if self._logged > LOG_BYTES:  # rotated away, as the kubelet rotates
-                    dropped = len(self.logs) // 2
-                    self._logged -= sum(len(t) + 1 for _, t in self.logs[:dropped])
-                    del self.logs[:dropped]
+        """Lines as they come, read at most LINE_BYTES at a time: a longer line arrives in
+        pieces (the CRI writes them as partial entries, which `kubectl logs` shows joined)
+        and is kept to MAX_LINE, so no output, however long its lines, grows the node
+        simulator without bound."""
+        pending = b""
+        for piece in iter(lambda: stream.readline(LINE_BYTES), b""):
+            if len(pending) < MAX_LINE:
+                pending += piece[: MAX_LINE - len(pending)]
+            if piece.endswith(b"\n"):
+                self._add(pending.rstrip(b"\n"))
+                pending = b""
+        if pending:  # the last line, without its newline
+            self._add(pending)
         stream.close()
+
+    def _add(self, raw: bytes) -> None:
+        with self._lock:
+            self.logs.append((time.time(), raw.decode(errors="replace")))
+            self._logged += len(raw) + 1
+            if self._logged > LOG_BYTES:  # rotated away, as the kubelet rotates
+                dropped = len(self.logs) // 2
+                self._logged -= sum(len(t) + 1 for _, t in self.logs[:dropped])
+                del self.logs[:dropped]
 
     def _wait(self, readers: list[threading.Thread]) -> None:
         while True:
@@ -130,18 +144,21 @@ class Live:
             time.sleep(0.02)
         return not self.alive
 
-    def exec(self, run: Run, timeout: float | None, limit: int = EXEC_OUTPUT) -> ExecResult:
-        """`run` in the same sandbox (its layer, its control group), cut after `timeout`."""
+    def exec(
+        self, run: Run, timeout: float | None, limit: int = EXEC_OUTPUT, stdin: bytes | None = None
+    ) -> ExecResult:
+        """`run` in the same sandbox (its layer, its control group), fed `stdin` (None: an
+        empty one), cut after `timeout`."""
         group: CommandGroup | None = self.group if self.alive else None
         proc, own, info = self.box.popen(
             run,
             group=group,
-            stdin=subprocess.DEVNULL,
+            stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
         )
         _child_pid(info)  # read, not closed unread: bwrap would die of SIGPIPE writing it
-        capture = Capture(proc, None, limit)  # read as it comes: never more than `limit`
+        capture = Capture(proc, stdin, limit)  # read as it comes: never more than `limit`
         timed_out = not capture.wait(timeout or EXEC_LIMIT)
         if timed_out:
             os.killpg(proc.pid, signal.SIGKILL)
