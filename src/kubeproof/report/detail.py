@@ -33,9 +33,10 @@ class Text(BaseModel):
 
 def capped(value: Any, cap: int = TEXT_CAP) -> Text:
     text = value if isinstance(value, str) else json.dumps(value, indent=1, default=str)
+    # model_construct: the values are built here with their types; a trial page has dozens
     if len(text) <= cap:
-        return Text(text=text)
-    return Text(text=text[:cap], cut=len(text) - cap)
+        return Text.model_construct(text=text, cut=0)
+    return Text.model_construct(text=text[:cap], cut=len(text) - cap)
 
 
 class StepView(BaseModel):
@@ -160,7 +161,7 @@ def chain_status(chain: Path, fingerprint: str | None) -> ChainStatus:
 def _step(raw: dict, collateral: list[int], risks: dict[int, dict]) -> StepView:
     index = raw.get("index") if isinstance(raw.get("index"), int) else 0
     safety = raw.get("safety") if isinstance(raw.get("safety"), list) else []
-    return StepView(
+    return StepView.model_construct(
         index=index,
         origin=str(raw.get("origin", "agent")),
         command=capped(raw.get("command", "")),
@@ -177,7 +178,7 @@ def _step(raw: dict, collateral: list[int], risks: dict[int, dict]) -> StepView:
 
 
 def _turn(raw: dict) -> TurnView:
-    return TurnView(
+    return TurnView.model_construct(
         turn=raw.get("turn"),
         tokens_in=raw.get("tokens_in"),
         tokens_out=raw.get("tokens_out"),

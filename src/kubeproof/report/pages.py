@@ -7,23 +7,41 @@ paired), tasks/<n>.html, trials/<n>.html, assets/ (CSS and the filters' script).
 are numbers, never anything an agent or a task named.
 """
 
+import multiprocessing
+import os
 import shutil
 from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
 from importlib import resources
 from itertools import combinations
 from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup
 
 from kubeproof.report import charts
-from kubeproof.report.detail import load_detail
-from kubeproof.report.numbers import comparison, rates
+from kubeproof.report.detail import Text, load_detail
+from kubeproof.report.numbers import comparisons, rates
 from kubeproof.report.view import Site, TrialView
 from kubeproof.results.stats import Rates
 
 MATRIX_PAGE = 250  # tasks per matrix page: 10,000 cells stay a few hundred kB
+PARALLEL_FROM = 500  # trials: below this, forking costs more than it saves
+MAX_WORKERS = 8
 NONE = "\N{EN DASH}"  # what a number not known shows
 COMPARE_AGENTS = 12  # agents beyond this are compared with the first only (66 pairs at most)
+
+
+def pre(text: Text, cls: str = "text") -> Markup:
+    """A text in a <pre>, with the cut said. Markup.format escapes what it inserts: the
+    text stays text. (A filter, not a macro: a trial page has dozens and macros are slow.)"""
+    html = Markup('<pre class="{}">{}</pre>').format(cls, text.text)
+    if text.cut:
+        html += Markup(
+            '<p class="truncated">truncated: {:,} more character(s) not shown (the full text '
+            "is in the trial directory)</p>"
+        ).format(text.cut)
+    return html
 
 
 def environment() -> Environment:
@@ -34,6 +52,7 @@ def environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    env.filters["pre"] = pre
     env.filters["pct"] = lambda v: NONE if v is None else f"{v:.0%}"
     env.filters["num"] = lambda v, d=1: NONE if v is None else f"{v:,.{d}f}"
     env.filters["usd"] = lambda v: NONE if v is None else f"${v:,.4f}"
@@ -119,10 +138,16 @@ def _matrix_pages(env: Environment, site: Site, out: Path) -> list[str]:
     return names
 
 
-def _trial_pages(env: Environment, site: Site, out: Path) -> None:
-    template = env.get_template("trial.html.j2")
+_SHARED: tuple[Site, Path] | None = None  # what forked workers inherit (never pickled)
+
+
+def _trial_chunk(first: int, last: int) -> None:
+    """Trial pages [first, last): the work of one process."""
+    assert _SHARED is not None
+    site, out = _SHARED
+    template = environment().get_template("trial.html.j2")
     tasks = {t.task: t for t in site.tasks}
-    for trial in site.trials:
+    for trial in site.trials[first:last]:
         detail = load_detail(
             Path(trial.path),
             trial.result.collateral_per_step or [],
@@ -134,6 +159,28 @@ def _trial_pages(env: Environment, site: Site, out: Path) -> None:
                 root="../", site=site, t=trial, r=trial.result, task=tasks[trial.task], d=detail
             ),
         )
+
+
+def _trial_pages(site: Site, out: Path) -> None:
+    """A page per trial: most of a report's work (each reads its trial's files and verifies
+    its chain), spread over the machine's cores by forked workers when there are many."""
+    global _SHARED
+    _SHARED = site, out
+    (out / "trials").mkdir(parents=True, exist_ok=True)
+    workers = min(os.cpu_count() or 1, MAX_WORKERS)
+    try:
+        if len(site.trials) < PARALLEL_FROM or workers < 2:
+            _trial_chunk(0, len(site.trials))
+            return
+        step = -(-len(site.trials) // workers)
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(workers, mp_context=context) as pool:
+            starts = range(0, len(site.trials), step)
+            jobs = [pool.submit(_trial_chunk, i, i + step) for i in starts]
+            for job in jobs:
+                job.result()  # a worker's exception is the report's
+    finally:
+        _SHARED = None
 
 
 def write_site(site: Site, out: Path) -> Path:
@@ -160,9 +207,9 @@ def write_site(site: Site, out: Path) -> Path:
             out / "tasks" / f"{task.id}.html",
             task_template.render(root="../", site=site, task=task, trials=by_id),
         )
-    _trial_pages(env, site, out)
+    _trial_pages(site, out)
     compare_template = env.get_template("compare.html.j2")
-    for i, j in compared:
+    for (i, j), found in comparisons(site, compared).items():
         a, b = site.agents[i], site.agents[j]
         _write(
             out / "compare" / f"{i}-{j}.html",
@@ -171,7 +218,7 @@ def write_site(site: Site, out: Path) -> Path:
                 site=site,
                 a=a,
                 b=b,
-                c=comparison(site, a, b),
+                c=found,
                 tasks=site.tasks,
                 trials=by_id,
             ),
