@@ -148,11 +148,19 @@ def _security(pod: dict, spec: dict, field: str) -> int:
 
 
 def exec_in(
-    live: Live, runner: Runner, container, pod, argv: list[str], model, timeout: float | None
+    live: Live,
+    runner: Runner,
+    container,
+    pod,
+    argv: list[str],
+    model,
+    timeout: float | None,
+    stdin: bytes | None = None,
 ) -> ExecResult:
-    """`argv` run in the container's sandbox; a program not there is the runtime's error
-    (exit 126, as runc words it) rather than bwrap's."""
-    result = live.exec(runner.run_of(container, pod, argv, model), timeout)
+    """`argv` run in the container's sandbox, fed `stdin` (`kubectl exec -i`, `kubectl cp`);
+    a program not there is the runtime's error (exit 126, as runc words it) rather than
+    bwrap's."""
+    result = live.exec(runner.run_of(container, pod, argv, model), timeout, stdin=stdin)
     if result.code == 1 and result.stderr.startswith("bwrap: execvp "):
         return ExecResult("", NOT_FOUND.format(argv[0]), 126)
     return result

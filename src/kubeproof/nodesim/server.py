@@ -19,7 +19,7 @@ from pathlib import Path
 
 from aiohttp import web
 
-from kubeproof.nodesim import metrics, shell, tokens
+from kubeproof.nodesim import execstream, metrics, shell, tokens
 from kubeproof.nodesim.container import Container
 from kubeproof.nodesim.etcfiles import hostname_and_domain
 from kubeproof.nodesim.liveproc import EXEC_LIMIT
@@ -226,6 +226,15 @@ class KubeletServer:
             )
         await ws.prepare(request)
         argv = request.query.getall("command", [])
+        # the apiserver passes PodExecOptions as input/output/error/tty=1
+        # (pkg/registry/core/pod/strategy.go:685-702, pkg/apis/core/types.go:6780-6786)
+        stdin = None
+        if request.query.get("input") == "1":
+            try:
+                stdin = await execstream.read_stdin(ws)
+            except execstream.StdinTooLarge as exc:
+                await self._fail(ws, str(exc))
+                return ws
         if isinstance(container.files, ContainerFiles) and container.files.token_volumes():
             node = pod.obj["spec"].get("nodeName", "")
             if client := self.kubelet.clients.get(node):
@@ -235,14 +244,32 @@ class KubeletServer:
         net = self.kubelet.exec_network(pod)
         if container.live is not None:  # a script running for real: so does the command
             result = await asyncio.to_thread(
-                shell.run, argv, container, hostname, net, model, EXEC_LIMIT
+                shell.run, argv, container, hostname, net, model, EXEC_LIMIT, stdin
             )
         else:
-            result = shell.run(argv, container, hostname, net, model)
-        if result.stdout and request.query.get("output", request.query.get("stdout")) != "0":
-            await ws.send_bytes(bytes([STDOUT]) + result.stdout.encode())
-        if result.stderr:
-            await ws.send_bytes(bytes([STDERR]) + result.stderr.encode())
+            result = shell.run(argv, container, hostname, net, model, stdin=stdin)
+        stdout, stderr = result.stdout, result.stderr
+        if request.query.get("tty") == "1":  # a terminal has one output stream
+            stdout, stderr = stdout + stderr, ""
+        # surrogate escapes are the bytes a modelled file held that were not UTF-8
+        frames = []
+        if stdout and request.query.get("output", request.query.get("stdout")) != "0":
+            frames.append(bytes([STDOUT]) + stdout.encode(errors="surrogateescape"))
+        if stderr:
+            frames.append(bytes([STDERR]) + stderr.encode(errors="surrogateescape"))
+        if argv and argv[0].rsplit("/", 1)[-1] == "tar":
+            # tar says "removing leading '/'" before it writes the archive; `kubectl cp`
+            # stops reading once the archive ends, so a notice sent after it is never shown
+            frames.reverse()
+        for frame in frames:
+            await ws.send_bytes(frame)
         await ws.send_bytes(bytes([ERROR]) + json.dumps(exit_status(result.code, argv)).encode())
         await ws.close()
         return ws
+
+    @staticmethod
+    async def _fail(ws: web.WebSocketResponse, message: str) -> None:
+        """A stream that cannot go on: the error channel's Status, then the close."""
+        status = {"metadata": {}, "status": "Failure", "message": message}
+        await ws.send_bytes(bytes([ERROR]) + json.dumps(status).encode())
+        await ws.close()

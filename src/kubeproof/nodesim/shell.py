@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from kubeproof.nodesim import diskcmd, storage
+from kubeproof.nodesim import diskcmd, storage, tarcmd
 from kubeproof.nodesim.catalog import ImageModel
 from kubeproof.nodesim.container import Container
 
@@ -114,11 +114,13 @@ def run(
     net: Net | None = None,
     model: ImageModel | None = None,
     timeout: float | None = None,
+    stdin: bytes | None = None,
 ) -> Result:
     """`kubectl exec` of argv in the container; `model` is its image's behaviour model (ENV,
-    WORKDIR). In a container whose script runs for real, a command given a `timeout` (an
-    exec probe's, `kubectl exec`'s) runs for real in its sandbox (realshell.py); exec hooks
-    are still read by the simulated shell (they would block the node's loop)."""
+    WORKDIR), `stdin` what `exec -i` sent (None: no stdin). In a container whose script runs
+    for real, a command given a `timeout` (an exec probe's, `kubectl exec`'s) runs for real
+    in its sandbox (realshell.py); exec hooks are still read by the simulated shell (they
+    would block the node's loop)."""
     if not argv:
         return Result(stderr="error: you must specify at least one command\n", code=1)
     live = container.live
@@ -128,13 +130,21 @@ def run(
     if real and container.owner is not None:
         from kubeproof.nodesim.realshell import exec_in, probe_output
 
-        done = exec_in(live, container.runner, container, container.owner, argv, model, timeout)
+        owner = container.owner
+        done = exec_in(live, container.runner, container, owner, argv, model, timeout, stdin)
         if done.timed_out:
             return Result(stderr=probe_output(done, argv, timeout), code=-1)
         return Result(done.stdout, done.stderr, done.code)
+    text = stdin.decode(errors="surrogateescape") if stdin is not None else None
     if argv[0] in ("sh", "bash", "/bin/sh", "/bin/bash") and len(argv) >= 3 and argv[1] == "-c":
         return _script(argv[2], container, hostname, net, model)
-    return _command(argv, container, hostname, net, model)
+    if argv[0] in ("sh", "bash", "/bin/sh", "/bin/bash") and len(argv) == 1 and text:
+        return _script(
+            text.replace("\n", ";"), container, hostname, net, model
+        )  # a script piped in
+    if argv[0].rsplit("/", 1)[-1] == "tar" and tarcmd.has_tar(model):
+        return _tar(argv[1:], container, model, stdin)
+    return _command(argv, container, hostname, net, model, text)
 
 
 def _uses_network(argv: list[str]) -> bool:
@@ -166,10 +176,15 @@ def _script(
 
 
 def _command(
-    argv: list[str], container: Container, hostname: str, net: Net | None, model: ImageModel | None
+    argv: list[str],
+    container: Container,
+    hostname: str,
+    net: Net | None,
+    model: ImageModel | None,
+    stdin: str | None = None,
 ) -> Result:
     name, args = argv[0].rsplit("/", 1)[-1], argv[1:]
-    files = container.files
+    files = tarcmd.files(container)  # its mounts, then what `kubectl cp` wrote
     if name in ("env", "printenv"):
         env = environment(container, hostname, model)
         if name == "printenv" and args:
@@ -180,8 +195,10 @@ def _command(
         return Result("".join(f"{k}={v}\n" for k, v in env.items()))
     if name == "cat":
         out, err, code = "", "", 0
-        for path in args:
-            if path in files:
+        for path in args or ["-"]:
+            if path == "-":  # stdin (none without -i: an empty read)
+                out += stdin or ""
+            elif path in files:
                 out += files[path]  # as written: a downward API or token file has no newline
             else:
                 err += f"cat: can't open '{path}': No such file or directory\n"
@@ -208,10 +225,14 @@ def _command(
     if name == "pwd":
         return Result((model.workdir if model else "/") + "\n")
     if name == "test" or name == "[":
-        path = args[-1] if args else ""
-        return Result(
-            code=0 if path in files or any(p.startswith(path + "/") for p in files) else 1
-        )
+        words = [a for a in args if a != "]"]
+        path = words[-1] if words else ""
+        is_dir = path.rstrip("/") in tarcmd.dirs(container, model) or path == "/"
+        if words[:1] == ["-d"]:  # `kubectl cp` asks whether DEST is a directory
+            return Result(code=0 if is_dir else 1)
+        if words[:1] == ["-f"]:
+            return Result(code=0 if path in files else 1)
+        return Result(code=0 if path in files or is_dir else 1)
     if name in ("dd", "fallocate") and (fill := diskcmd.parse(argv)):
         return _fill(name, *fill, container)
     if name in NETWORK:
@@ -223,6 +244,24 @@ def _command(
         f'exec: "{argv[0]}": executable file not found in $PATH: unknown\n',
         code=126,
     )
+
+
+def _tar(args: list[str], container: Container, model: ImageModel | None, stdin) -> Result:
+    """`tar cf - SRC...` and `tar -xmf - [-C DIR]`, the two forms `kubectl cp` runs
+    (tarcmd.py); other tar uses are refused as a usage error."""
+    words = [a for a in args if a not in ("--no-same-permissions", "--no-same-owner")]
+    mode = words[0].lstrip("-") if words else ""
+    if mode in ("cf", "cvf") and words[1:2] == ["-"]:
+        archive, err, code = tarcmd.create(container, model, words[2:])
+        return Result(archive.decode(errors="surrogateescape"), err, code)
+    if mode in ("xmf", "xf", "xvf", "xmvf") and words[1:2] == ["-"]:
+        rest = words[2:]
+        directory = (
+            rest[1] if rest[:1] == ["-C"] and len(rest) > 1 else (model.workdir if model else "/")
+        )
+        err, code = tarcmd.extract(container, model, stdin or b"", directory)
+        return Result(stderr=err, code=code)
+    return Result(stderr="tar: the simulated tar reads `cf - SRC` and `xmf - -C DIR`\n", code=1)
 
 
 def _fill(name: str, path: str, size: int, records: int, container: Container) -> Result:
