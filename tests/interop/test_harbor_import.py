@@ -217,3 +217,38 @@ def test_an_imported_task_runs_on_an_embedded_cluster(tmp_path):
     note = trials / "oracle" / "1" / "home" / "workspace" / "NOTES.txt"
     assert note.read_text().startswith("web Service selector")
     assert tomllib.loads((task / "task.toml").read_text())["kubeproof"]["workdir"] == "/app"
+
+
+CLAIM = """---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: cache, namespace: shop}
+spec:
+  accessModes: [ReadWriteOnce]
+  resources: {requests: {storage: 1Gi}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("claim", "disable", "expected"),
+    [
+        ("", False, []),  # no claim: no provisioner
+        (CLAIM, False, ["local-path"]),  # k3s's default StorageClass provisions it
+        (CLAIM.replace("spec:\n", 'spec:\n  storageClassName: ""\n'), False, []),  # static
+        (CLAIM, True, []),  # the server ran without k3s's local-path provisioner
+    ],
+)
+def test_k3s_local_path_provisioner_becomes_an_addon_when_a_claim_needs_it(
+    tmp_path, claim, disable, expected
+):
+    src = _copy(tmp_path)
+    manifest = src / "environment/workspace/bootstrap/shop.yaml"
+    manifest.write_text(manifest.read_text() + claim)
+    if disable:
+        _sub(
+            src / "environment/docker-compose.yaml",
+            TRAEFIK,
+            TRAEFIK + TRAEFIK.replace("traefik", "local-storage"),
+        )
+    result = import_task(src, tmp_path / "out")
+    assert load(Path(result.out)).spec.kubeproof.addons == expected

@@ -119,6 +119,22 @@ def agent_rbac(docs: list[dict], account: str) -> str:
     return f"the agent acts as {account}: " + ("; ".join(bound) or "no RBAC bound")
 
 
+def addons(env: Environment, docs: list[dict]) -> list[str]:
+    """k3s's packaged pieces a task relies on, as kubeproof's optional addons: its
+    local-path provisioner (the default StorageClass) when a claim needs a class, unless
+    the server ran with `--disable=local-storage`."""
+    if "local-storage" in env.disabled:
+        return []
+    claims = [d.get("spec") or {} for d in docs if d.get("kind") == "PersistentVolumeClaim"]
+    for doc in docs:
+        if doc.get("kind") == "StatefulSet":
+            templates = (doc.get("spec") or {}).get("volumeClaimTemplates") or []
+            claims += [t.get("spec") or {} for t in templates if isinstance(t, dict)]
+    # a claim with storageClassName "" binds a static PV; any other wants a provisioner
+    dynamic = any(c.get("storageClassName") != "" for c in claims if isinstance(c, dict))
+    return ["local-path"] if dynamic else []
+
+
 def namespaces(docs: list[dict]) -> list[str]:
     found = set()
     for doc in docs:
@@ -219,7 +235,9 @@ def _canary(spec: dict, name: str) -> str:
     return found.group(0) if found else str(uuid.uuid5(uuid.NAMESPACE_URL, f"harbor:{name}"))
 
 
-def kubeproof_fields(spec: dict, env: Environment, account: str, ns: list[str]) -> dict:
+def kubeproof_fields(
+    spec: dict, env: Environment, account: str, ns: list[str], wanted: list[str]
+) -> dict:
     task, meta = spec.get("task") or {}, spec.get("metadata") or {}
     keywords = [str(k) for k in task.get("keywords") or []]
     # infra-bench: keywords[0] is "kubernetes", keywords[1] the coverage area
@@ -250,6 +268,7 @@ def kubeproof_fields(spec: dict, env: Environment, account: str, ns: list[str]) 
         "setup_mounts": mounts,
         "workdir": env.agent_image.workdir or "/app",
         "nodes": {"profile": "nodes.yaml"},
+        "addons": wanted,
     }
 
 
@@ -278,7 +297,7 @@ def import_task(src: Path, out_root: Path) -> Imported:
             if p.is_file() and not p.is_symlink()
         )
         account = agent_account(docs, scripts)
-        fields = kubeproof_fields(spec, env, account, namespaces(docs))
+        fields = kubeproof_fields(spec, env, account, namespaces(docs), addons(env, docs))
     except Refusal as exc:
         return Imported(source=str(src), name=name, imported=False, reason=str(exc))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError) as exc:

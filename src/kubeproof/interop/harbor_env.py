@@ -57,6 +57,9 @@ class Environment(BaseModel):
     bootstrap_image: Image
     agent_image: Image
     notes: list[str] = Field(default_factory=list, description="What was mapped loosely.")
+    disabled: list[str] = Field(
+        default_factory=list, description="k3s's packaged components the server disables."
+    )
 
 
 def _read(path: Path) -> str:
@@ -177,6 +180,7 @@ def read_environment(env_dir: Path, gpus: int) -> Environment:
         raise Refusal("docker-compose.yaml has no services")
     nodes: list[Node] = []
     notes: list[str] = []
+    off: set[str] = set()
     for name, service in services.items():
         found = _cluster_service(name, service or {})
         if found is None:
@@ -188,8 +192,8 @@ def read_environment(env_dir: Path, gpus: int) -> Environment:
         disabled = {d for v in _flags(args, "disable") for d in v.split(",")}
         if server and "traefik" not in disabled:
             raise Refusal("needs traefik (k3s's bundled ingress controller)")
-        if server and "metrics-server" in disabled:
-            notes.append("k3s ran without metrics-server")
+        if server:
+            off |= disabled
         nodes.append(_node(name, args, server))
     if not nodes:
         raise Refusal("no Kubernetes in its environment (no k3s or kind service)")
@@ -217,4 +221,5 @@ def read_environment(env_dir: Path, gpus: int) -> Environment:
         bootstrap_image=dockerfile(env_dir / dockerfile_name),
         agent_image=dockerfile(env_dir / "Dockerfile"),
         notes=notes,
+        disabled=sorted(off),
     )
