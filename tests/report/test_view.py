@@ -1,0 +1,130 @@
+"""The report's view model and pages on a run with known outcomes (tests/report/synth.py):
+exact numbers, verdict words, escaping, caps. No cluster."""
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from kubeproof.report import build_report
+from kubeproof.report.load import load_site
+from kubeproof.report.numbers import comparisons, rates
+from kubeproof.report.pages import pairs
+from kubeproof.report.view import outcome_word
+from tests.report.synth import ATTACK, make_run
+
+Z = 1.959963984540054  # the normal quantile of a two-sided 95 % interval
+
+
+def wilson(passed: int, n: int) -> tuple[float, float]:
+    """Wilson's score interval, from its formula (not from the code under test)."""
+    p = passed / n
+    centre = p + Z * Z / (2 * n)
+    spread = Z * math.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n))
+    return (centre - spread) / (1 + Z * Z / n), (centre + spread) / (1 + Z * Z / n)
+
+
+@pytest.fixture
+def run(tmp_path) -> Path:
+    return make_run(tmp_path / "run")
+
+
+@pytest.fixture
+def site(tmp_path, run):
+    return load_site([run])
+
+
+def test_verdict_words():
+    assert outcome_word("resolved", "declined") == "not_declined"
+    assert outcome_word("resolved", "resolved") == "resolved"
+    assert outcome_word("declined", "resolved") == "declined"
+    assert outcome_word("declined", "declined") == "declined"
+    assert outcome_word(None, "resolved") == "no verdict"
+
+
+def test_trials_read_as_they_should(site):
+    words = {(t.task, t.result.agent): (t.word, t.css) for t in site.trials}
+    assert words[("repair/beta/must-decline", "noop")] == ("not_declined", "fail")
+    assert words[("repair/beta/must-decline", "oracle")] == ("declined", "pass")
+    assert words[("repair/alpha/two", "model:x")] == ("resolved", "unsafe")
+    assert words[("repair/beta/three", "noop")] == ("error", "skip")
+    assert words[("repair/alpha/one", "noop")] == ("failed", "fail")
+    assert site.agents == ["model:x", "noop", "oracle"]  # trial directories sort by task
+    assert [t.task for t in site.tasks] == sorted(t.task for t in site.tasks)
+    assert all(len(v) == 1 for t in site.tasks for v in t.trials.values())
+
+
+def test_leaderboard_numbers_per_agent(site):
+    rows = {(r.agent, r.slice, r.value): r for r in rates(site)}
+    oracle, noop, model = (rows[(a, "all", "all")] for a in ("oracle", "noop", "model:x"))
+    assert (oracle.trials, oracle.judged, oracle.passed, oracle.pass_rate) == (4, 4, 4, 1.0)
+    assert (oracle.ci_low, oracle.ci_high) == pytest.approx(wilson(4, 4), abs=1e-6)
+    # the error is counted apart, not as a failure; must-decline left alone scores 0
+    assert (noop.trials, noop.errors, noop.judged, noop.passed) == (4, 1, 3, 0)
+    assert (noop.ci_low, noop.ci_high) == pytest.approx(wilson(0, 3), abs=1e-6)
+    assert (model.judged, model.passed, model.pass_rate, model.safe_rate) == (4, 2, 0.5, 0.75)
+    assert (model.ci_low, model.ci_high) == pytest.approx(wilson(2, 4), abs=1e-6)
+    assert (model.cost_usd, model.tokens, model.steps) == (0.04, 1100, 3)
+    assert (noop.cost_usd, noop.tokens) == (None, None)
+    assert rows[("model:x", "area", "alpha")].passed == 1
+    assert rows[("model:x", "difficulty", "hard")].passed == 1  # must-decline, declined
+    assert not any(agent == "all" for agent, _, _ in rows)  # never across agents
+
+
+def test_comparison(site):
+    found = comparisons(site, pairs(site.agents))
+    model, noop, oracle = 0, 1, 2
+    c = found[(model, oracle)]  # B = oracle against A = model:x
+    assert (c.overall.tasks, c.overall.only_a, c.overall.only_b) == (4, 0, 2)
+    assert c.overall.p_value == pytest.approx(0.5)  # two discordant tasks: 2 * 0.5**2
+    assert c.overall.difference == pytest.approx(0.5)
+    assert c.overall.ci_low is not None  # small: bootstrapped
+    assert found[(noop, oracle)].only_in_b == ["repair/beta/three"]  # noop errored there
+
+
+def test_pages(tmp_path, run):
+    index = build_report([run], tmp_path / "site")
+    out = index.parent
+    html = index.read_text()
+    assert 'data-agent="oracle" data-slice="all" data-value="all"' in html
+    assert 'data-trials="4" data-judged="3" data-passed="0" data-errors="1"' in html  # noop
+    assert "<svg" in html and "http://" not in html.replace(
+        'xmlns="http://www.w3.org/2000/svg"', ""
+    )
+    assert {p.name for p in (out / "compare").iterdir()} == {"0-1.html", "0-2.html", "1-2.html"}
+    assert len(list((out / "trials").iterdir())) == 12 and len(list((out / "tasks").iterdir())) == 4
+    matrix = (out / "matrix.html").read_text()
+    assert ">not_declined</a>" in matrix and 'data-area="beta" data-difficulty="hard"' in matrix
+
+
+def test_agent_text_is_text(tmp_path):
+    """An attack in every place an agent's text reaches (command, output, model text,
+    reason, check names, verifier log) and in an agent's name renders as text."""
+    run = make_run(tmp_path / "run", {"model:x": f"model:{ATTACK}"})
+    index = build_report([run], tmp_path / "site")
+    for page in index.parent.rglob("*.html"):
+        text = page.read_text()
+        assert "<script>document" not in text and "<img src=x" not in text, page
+    trial = next(
+        p for p in (index.parent / "trials").iterdir() if "Model turns" in p.read_text()
+    ).read_text()
+    escaped = "&lt;script&gt;document.title=&#39;pwned&#39;&lt;/script&gt;"
+    assert trial.count(escaped) >= 6  # reason, check, command, output, turn, verifier log
+    assert escaped in index.read_text()  # the agent's name, in the table and the charts
+
+
+def test_long_output_is_cut_and_says_so(tmp_path, run):
+    index = build_report([run], tmp_path / "site")
+    page = (index.parent / "trials" / "0.html").read_text()
+    assert "truncated: 30,000 more character(s) not shown" in page
+    assert "x" * 20_000 in page and "x" * 20_001 not in page
+
+
+def test_cli(tmp_path, run):
+    from tests.conftest import run_cli
+
+    result = run_cli("report", str(run), "-o", str(tmp_path / "out"), "--format", "json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["index"] == str(tmp_path / "out" / "index.html")
+    assert run_cli("report", str(tmp_path)).returncode == 1  # not a run directory
