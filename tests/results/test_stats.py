@@ -55,7 +55,14 @@ def test_the_verdict_reads_as_a_sentence():
         "B solves 7 more tasks than A (10 vs 3 of 12); p = 0.016; the difference is real at 5 %"
     )
     even = compare("A", outcomes("A", a), "B", outcomes("B", a))
-    assert even.verdict.endswith("p = 1; the difference could be chance (not significant at 5 %)")
+    assert even.verdict == "B and A solve as many tasks (3 of 12); p = 1; no difference shown"
+    a_only = {f"t{i}": [1 if i < 5 else 0] for i in range(12)}
+    b_some = {f"t{i}": [1 if 2 <= i < 8 else 0] for i in range(12)}  # A alone 2, B alone 3
+    chance = compare("A", outcomes("A", a_only), "B", outcomes("B", b_some))
+    assert chance.verdict == (
+        "B solves 1 more task than A (6 vs 5 of 12); p = 1; "
+        "the difference could be chance (not significant at 5 %)"
+    )
 
 
 def test_pass_at_k_and_pass_hat_k_equal_the_hand_computed_case():

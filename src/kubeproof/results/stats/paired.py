@@ -133,7 +133,9 @@ def verdict(a: str, b: str, result: Paired) -> str:
             f"{b} solves {n} {'more' if more > 0 else 'fewer'} task{'s' if n != 1 else ''} "
             f"than {a} ({result.b_passed} vs {result.a_passed} of {result.tasks})"
         )
-    if result.p_value < ALPHA:
+    if more == 0:
+        judged = "no difference shown"
+    elif result.p_value < ALPHA:
         judged = "the difference is real at 5 %"
     else:
         judged = "the difference could be chance (not significant at 5 %)"
