@@ -108,6 +108,14 @@ def test_files_the_agent_could_plant_are_not_followed(tmp_path):
     loaded = load_run(run)
     assert len(loaded.trials) == 5
     assert any("trials/" + synth.slug(T1) + "/oracle/1" in s for s in loaded.skipped)
+    # and a trial.json that is not a trial result says why
+    wrong = run / "trials" / synth.slug(T3) / A / "1" / "trial.json"
+    wrong.write_text(json.dumps(json.loads(wrong.read_text()) | {"verdict": "maybe"}))
+    assert any(
+        s.startswith(f"trials/{synth.slug(T3)}/{A}/1: trial.json not a trial result: verdict")
+        for s in load_run(run).skipped
+    )
+    wrong.write_text(json.dumps(json.loads(wrong.read_text()) | {"verdict": "failed"}))
     # nor is a symlinked directory on the way to a trial.json
     agent_dir = run / "trials" / synth.slug(T2) / B
     elsewhere = tmp_path / "elsewhere"

@@ -68,11 +68,23 @@ def read_run(directory: Path) -> RunResult | None:
 def read_trial(root: Path, rel: str = "") -> TrialResult | None:
     """The result of the trial at `rel` below `root` (no component of `rel` followed if a
     symlink), or None if it never wrote one or the file is cut short or wrong."""
+    return trial_or_why(root, rel)[0]
+
+
+def trial_or_why(root: Path, rel: str = "") -> tuple[TrialResult | None, str]:
+    """read_trial, and when there is no result, why not."""
     try:
         data = _json(root, f"{rel}/trial.json" if rel else "trial.json", TRIAL_LIMIT)
-        return None if data is None else TrialResult.from_record(data)
-    except (hostile.HostileInput, ValidationError, OSError):
-        return None
+    except (hostile.HostileInput, OSError) as exc:
+        return None, f"trial.json not read: {exc}"
+    if data is None:
+        return None, "no trial.json (never finished)"
+    try:
+        return TrialResult.from_record(data), ""
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        where = ".".join(str(p) for p in error["loc"])
+        return None, f"trial.json not a trial result: {where}: {error['msg']}"
 
 
 def trial_dirs(directory: Path, skipped: list[str]) -> list[str]:
@@ -108,9 +120,9 @@ def load_run(directory: Path) -> LoadedRun:
         raise NotARun(f"{directory}: no run.json, plan.json or trials/ (not a run directory)")
     loaded = LoadedRun(directory, run or RunResult.model_validate({}), complete, skipped=skipped)
     for rel in dirs:
-        trial = read_trial(directory, rel)
+        trial, why = trial_or_why(directory, rel)
         if trial is None:
-            loaded.skipped.append(f"{rel}: no readable trial.json (never finished)")
+            loaded.skipped.append(f"{rel}: {why}")
             continue
         loaded.trials.append((rel, trial))
     return loaded
