@@ -252,3 +252,28 @@ def test_k3s_local_path_provisioner_becomes_an_addon_when_a_claim_needs_it(
         )
     result = import_task(src, tmp_path / "out")
     assert load(Path(result.out)).spec.kubeproof.addons == expected
+
+
+def test_a_kubectl_loop_with_its_own_account_is_a_task_controller(tmp_path):
+    src = _copy(tmp_path)
+    manifest = src / "environment/workspace/bootstrap/shop.yaml"
+    manifest.write_text(
+        manifest.read_text()
+        + """---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: widget-controller, namespace: shop}
+spec:
+  selector: {matchLabels: {app: widget-controller}}
+  template:
+    metadata: {labels: {app: widget-controller}}
+    spec:
+      serviceAccountName: widget-controller
+      containers:
+        - name: reconcile
+          image: alpine/k8s:1.30.6
+          command: [sh, -c, "while true; do kubectl get widgets; sleep 5; done"]
+"""
+    )
+    result = import_task(src, tmp_path / "out")
+    assert load(Path(result.out)).spec.kubeproof.controllers == ["shop/widget-controller"]

@@ -25,11 +25,17 @@ import yaml
 from pydantic import BaseModel, Field
 
 from kubeproof.interop.harbor_env import BIN_DIRS, Environment, Image, Refusal, read_environment
+from kubeproof.interop.harbor_manifests import (
+    addons,
+    agent_account,
+    agent_rbac,
+    controllers,
+    manifests,
+    namespaces,
+)
 from kubeproof.interop.toml_out import kubeproof_section
 from kubeproof.tasks.loader import discover
 
-TOKEN_SECRET = "kubernetes.io/service-account-token"
-SA_ANNOTATION = "kubernetes.io/service-account.name"
 DIFFICULTIES = ("easy", "medium", "hard")
 MAX_STEPS = 100  # Harbor counts no steps; room for a careful agent on a hard task
 
@@ -52,98 +58,6 @@ class Summary(BaseModel):
     refused: int
     reasons: dict[str, int] = Field(description="Refusals counted by reason.")
     tasks: list[Imported]
-
-
-def _manifests(folders: list[Path]) -> list[dict]:
-    docs = []
-    for folder in folders:
-        for path in sorted([*folder.rglob("*.yaml"), *folder.rglob("*.yml")]):
-            if path.is_symlink() or not path.is_file():
-                continue
-            try:
-                docs += [d for d in yaml.safe_load_all(path.read_text()) if isinstance(d, dict)]
-            except yaml.YAMLError as exc:
-                raise Refusal(f"{path.name} is not valid YAML: {str(exc)[:80]}") from exc
-    return docs
-
-
-def agent_account(docs: list[dict], scripts: str) -> str:
-    """NAMESPACE/NAME of the ServiceAccount the bootstrap hands the agent: the one whose
-    token Secret the bootstrap script reads (infra-bench's `infra-bench-agent-token`)."""
-    found = []
-    for doc in docs:
-        meta = doc.get("metadata") or {}
-        if doc.get("kind") == "Secret" and doc.get("type") == TOKEN_SECRET:
-            account = (meta.get("annotations") or {}).get(SA_ANNOTATION)
-            if account and meta.get("namespace"):
-                found.append((meta.get("name", ""), f"{meta['namespace']}/{account}"))
-    named = [account for secret, account in found if secret and secret in scripts]
-    if len(set(named)) == 1:
-        return named[0]
-    if len({a for _, a in found}) == 1:
-        return found[0][1]
-    raise Refusal(
-        "no agent ServiceAccount: the bootstrap hands the agent no token Secret kubeproof "
-        f"can map ({len(found)} found)"
-    )
-
-
-def agent_rbac(docs: list[dict], account: str) -> str:
-    """What the bootstrap binds to the agent's account, in a line for the import's notes:
-    the access the agent will have, as on Harbor."""
-    namespace, _, name = account.partition("/")
-    rules = {
-        (d.get("kind"), (d.get("metadata") or {}).get("namespace"), d["metadata"].get("name")): len(
-            d.get("rules") or []
-        )
-        for d in docs
-        if d.get("kind") in ("Role", "ClusterRole") and (d.get("metadata") or {}).get("name")
-    }
-    bound = []
-    for doc in docs:
-        if doc.get("kind") not in ("RoleBinding", "ClusterRoleBinding"):
-            continue
-        subjects = doc.get("subjects") or []
-        if not any(
-            s.get("kind") == "ServiceAccount"
-            and s.get("name") == name
-            and s.get("namespace", (doc.get("metadata") or {}).get("namespace")) == namespace
-            for s in subjects
-        ):
-            continue
-        ref = doc.get("roleRef") or {}
-        ns = (doc.get("metadata") or {}).get("namespace") if ref.get("kind") == "Role" else None
-        count = rules.get((ref.get("kind"), ns, ref.get("name")), "?")
-        where = f" in {doc['metadata'].get('namespace')}" if doc["kind"] == "RoleBinding" else ""
-        bound.append(f"{ref.get('kind')} {ref.get('name')}{where} ({count} rules)")
-    return f"the agent acts as {account}: " + ("; ".join(bound) or "no RBAC bound")
-
-
-def addons(env: Environment, docs: list[dict]) -> list[str]:
-    """k3s's packaged pieces a task relies on, as kubeproof's optional addons: its
-    local-path provisioner (the default StorageClass) when a claim needs a class, unless
-    the server ran with `--disable=local-storage`."""
-    if "local-storage" in env.disabled:
-        return []
-    claims = [d.get("spec") or {} for d in docs if d.get("kind") == "PersistentVolumeClaim"]
-    for doc in docs:
-        if doc.get("kind") == "StatefulSet":
-            templates = (doc.get("spec") or {}).get("volumeClaimTemplates") or []
-            claims += [t.get("spec") or {} for t in templates if isinstance(t, dict)]
-    # a claim with storageClassName "" binds a static PV; any other wants a provisioner
-    dynamic = any(c.get("storageClassName") != "" for c in claims if isinstance(c, dict))
-    return ["local-path"] if dynamic else []
-
-
-def namespaces(docs: list[dict]) -> list[str]:
-    found = set()
-    for doc in docs:
-        meta = doc.get("metadata") or {}
-        if doc.get("kind") == "Namespace" and meta.get("name"):
-            found.add(meta["name"])
-        elif meta.get("namespace"):
-            found.add(meta["namespace"])
-    return sorted(found)
 
 
 def _copy_tree(source: Path, target: Path, notes: list[str]) -> None:
@@ -236,7 +150,7 @@ def _canary(spec: dict, name: str) -> str:
 
 
 def kubeproof_fields(
-    spec: dict, env: Environment, account: str, ns: list[str], wanted: list[str]
+    spec: dict, env: Environment, account: str, ns: list[str], wanted: list[str], docs: list
 ) -> dict:
     task, meta = spec.get("task") or {}, spec.get("metadata") or {}
     keywords = [str(k) for k in task.get("keywords") or []]
@@ -269,6 +183,7 @@ def kubeproof_fields(
         "workdir": env.agent_image.workdir or "/app",
         "nodes": {"profile": "nodes.yaml"},
         "addons": wanted,
+        "controllers": controllers(docs),
     }
 
 
@@ -288,7 +203,7 @@ def import_task(src: Path, out_root: Path) -> Imported:
         env = read_environment(src / "environment", gpus)
         env_dir = src / "environment"
         mounted = [env_dir / s for s in env.bootstrap_mounts.values() if s != "scratch"]
-        docs = _manifests(mounted)
+        docs = manifests(mounted)
         scripts = "".join(
             p.read_text(errors="replace")
             for c in env.bootstrap_image.copies
@@ -297,7 +212,7 @@ def import_task(src: Path, out_root: Path) -> Imported:
             if p.is_file() and not p.is_symlink()
         )
         account = agent_account(docs, scripts)
-        fields = kubeproof_fields(spec, env, account, namespaces(docs), addons(env, docs))
+        fields = kubeproof_fields(spec, env, account, namespaces(docs), addons(env, docs), docs)
     except Refusal as exc:
         return Imported(source=str(src), name=name, imported=False, reason=str(exc))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError) as exc:
