@@ -70,6 +70,7 @@ class Instance:
     template: dict
     recorder: Recorder
     token_due: float
+    started_at: float = 0.0  # when its container (this run of it) started
     busy: set[str] = field(default_factory=set)
     # claims provisioned and volumes deleted: a listing taken while the work finished must
     # not start it again (upstream's queue drops a key once its work succeeds)
@@ -123,7 +124,8 @@ class LocalPathProvisioner:
         if (
             self.current is None
             or self.current.uid != rt.uid
-            or (self.current.container is not container)
+            or self.current.container is not container
+            or self.current.started_at != container.started_at  # restarted: a new process
         ):
             self.current = await self._start(rt, container)
             if self.current is None:
@@ -216,6 +218,7 @@ class LocalPathProvisioner:
             template=template,
             recorder=Recorder(client, "", component=component),
             token_due=time.time() + TOKEN_SECONDS * 0.8,
+            started_at=container.started_at,
         )
         now = time.time()
         container.logs += [(now, line) for line in plan.start_lines(now, config, component)]
