@@ -145,9 +145,11 @@ def test_a_fork_bomb_is_contained(tmp_path):
     assert time.monotonic() - started < 20
     assert "still-here" in [line for _, line in logs]
     assert any("can't fork" in line for _, line in logs)  # the pids limit held it
-    assert live.exit_code == 0  # PID 1 left: the kernel ends the rest of its namespace
+    # PID 1 left: the kernel ends the rest of its namespace
+    assert live.exit_code == 0, logs[-5:]
     probe = Live(_box(tmp_path, name="after"), _script("echo responsive"), got := [])
-    assert _finished(probe, 10).exit_code == 0 and got[0][1] == "responsive"
+    assert _finished(probe, 10).exit_code == 0, got
+    assert got[0][1] == "responsive"
 
 
 @pytest.mark.skipif("memory" not in cgroup_parents(), reason="needs a memory cgroup")
@@ -176,3 +178,11 @@ def test_a_line_without_end_is_kept_to_a_bound(tmp_path):
     _finished(Live(_box(tmp_path), run, logs))
     assert [len(line) for _, line in logs] == [256 << 10, 4]
     assert logs[0][1] == "x" * (256 << 10)
+
+
+def test_a_container_writing_past_its_disk_quota_is_killed(tmp_path):
+    box = _box(tmp_path)
+    box.quota = 8 << 20  # 256 MiB in use; small here to keep the test light
+    run = _script("dd if=/dev/zero of=/tmp/fill bs=1M count=20 2>/dev/null; sleep 30")
+    live = _finished(Live(box, run, []), 20)
+    assert live.over_quota and live.exit_code == 137

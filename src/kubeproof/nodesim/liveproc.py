@@ -14,8 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from kubeproof.agents.capture import Capture
-from kubeproof.agents.limits import CommandGroup
-from kubeproof.nodesim.runbox import LAYER_BYTES, Box, Run
+from kubeproof.agents.limits import CommandGroup, usage
+from kubeproof.nodesim.runbox import Box, Run
 
 LOG_BYTES = 10 << 20  # the kubelet's containerLogMaxSize: older lines go past it
 LINE_BYTES = 16 << 10  # the CRI splits longer lines (pkg/kubelet/kuberuntime/logs)
@@ -45,6 +45,7 @@ class Live:
         on_exit: Callable[[], None] | None = None,
     ) -> None:
         self.box = box
+        self.mounts = [m for m in run.mounts if m.writable]
         self.logs = logs
         self.on_exit = on_exit
         self.exit_code: int | None = None
@@ -109,7 +110,7 @@ class Live:
                 code = self.proc.wait(timeout=WATCH_SECONDS)
                 break
             except subprocess.TimeoutExpired:
-                if self.box.layer_bytes() > LAYER_BYTES:
+                if self._disk_bytes() > self.box.quota:
                     self.over_quota = True
                     self.kill()
         for reader in readers:  # every line written comes before the exit
@@ -122,6 +123,13 @@ class Live:
         self.exit_code = 128 - code if code < 0 else code
         if self.on_exit is not None:
             self.on_exit()
+
+    def _disk_bytes(self) -> int:
+        """What it has written to the host's disk: its layer and the emptyDirs it writes."""
+        total = self.box.layer_bytes()
+        for mount in self.mounts:
+            total += usage(mount.host, self.box.quota)
+        return total
 
     def terminate(self) -> None:
         """SIGTERM to the sandbox's PID 1 (which ignores it unless its script traps it)."""

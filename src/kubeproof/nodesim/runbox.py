@@ -155,6 +155,7 @@ class Box:
         self.helpers = {n: tool(n) for n in ("unshare", "prlimit", "setpriv", "env")}
         self.cgroups = cgroup_parents()
         self.filter = seccomp.program()
+        self.quota = LAYER_BYTES  # bytes it may write to the host's disk (liveproc.py)
         self.rootfs = home / "rootfs"
         self.termination = home / "termination-log"
         self.rootfs.mkdir(parents=True, exist_ok=True)
@@ -274,7 +275,7 @@ class Box:
     def layer_bytes(self) -> int:
         from kubeproof.agents.limits import usage
 
-        return usage(self.rootfs, LAYER_BYTES)
+        return usage(self.rootfs, self.quota)
 
     def remove(self) -> None:
         shutil.rmtree(self.home, ignore_errors=True)
