@@ -33,3 +33,9 @@ async def read_stdin(ws: web.WebSocketResponse, limit: int = MAX_STDIN) -> bytes
         if len(data) > limit:
             raise StdinTooLarge(f"stdin larger than {limit} bytes")
     return bytes(data)
+
+
+async def drain(ws: web.WebSocketResponse) -> None:
+    """Read and drop what the client sends (an attach's stdin) until it closes."""
+    async for _ in ws:
+        pass

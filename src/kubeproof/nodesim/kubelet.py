@@ -279,6 +279,8 @@ class Kubelet:
                 task.wake.set()
             elif task.runtime.resize.desired_differs(pod["spec"]):
                 task.wake.set()  # HandlePodUpdates: a resize (kubelet.go:2927-2939)
+            elif len(pod["spec"].get("ephemeralContainers") or []) > len(task.runtime.ephemeral):
+                task.wake.set()  # an ephemeral container to start (ephemeral.py)
 
     def _park_static(self, uid: str, pod: dict) -> None:
         task = self.pods.pop(uid, None)

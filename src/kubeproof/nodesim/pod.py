@@ -1,7 +1,7 @@
 """A pod on a simulated node: volumes, init containers, sidecars and app containers in the
 kubelet's order, and the pod status (phase, conditions, container statuses) they imply."""
 
-from kubeproof.nodesim import etcfiles, podstatus, storage, termination
+from kubeproof.nodesim import ephemeral, etcfiles, podstatus, storage, termination
 from kubeproof.nodesim.admission import Rejection
 from kubeproof.nodesim.catalog import Catalog
 from kubeproof.nodesim.config import World, volume_error
@@ -44,6 +44,7 @@ class PodRuntime:
             Container(c, f"spec.containers{{{c['name']}}}", timing=timing)
             for c in spec["containers"]
         ]
+        self.ephemeral: list[Container] = []  # added by `kubectl debug` (ephemeral.py)
         self.last_phase = "Pending"  # the phase of the last status; Failed/Succeeded stay
         self.stopping = False  # the kubelet is killing the pod's containers
         self.deadline_exceeded = False
@@ -73,7 +74,7 @@ class PodRuntime:
         return self.obj["spec"].get("restartPolicy", "Always")
 
     def containers(self) -> list[Container]:
-        return [*self.init, *self.app]
+        return [*self.init, *self.app, *self.ephemeral]
 
     @property
     def terminal(self) -> bool:
@@ -104,7 +105,7 @@ class PodRuntime:
         reverse order (kuberuntime_termination_order.go)."""
         self.stopping = True
         events: list[Event] = []
-        for c in [*self.app, *(i for i in self.init if not i.sidecar)]:
+        for c in [*self.app, *(i for i in self.init if not i.sidecar), *self.ephemeral]:
             events += c.kill(now, self._stop(c, catalog))
         return events + self._stop_sidecars(now, catalog)
 
@@ -188,6 +189,12 @@ class PodRuntime:
             events = []
         if self.terminal:
             return events
+        known = {c.name for c in self.ephemeral}
+        self.ephemeral += ephemeral.new_containers(self.obj, known, self.timing)
+        for container in self.ephemeral:  # SyncPod step 6, before the init containers
+            if container.stage == "pull" and container.next_at == 0.0:
+                container.next_at = now
+            events += container.advance(now, self, world, catalog)
         for container in self.init:
             if container.stage == "pull" and container.next_at == 0.0:
                 container.next_at = now
@@ -231,7 +238,7 @@ class PodRuntime:
         return min(self._next_container_at(), at, FOREVER if resized is None else resized)
 
     def _next_container_at(self) -> float:
-        times = []
+        times = [c.next_at for c in self.ephemeral]
         for container in self.init:
             times.append(container.next_at)
             if not container.done:
@@ -330,6 +337,10 @@ class PodRuntime:
             status["message"] = "Pod was active on the node longer than the specified deadline"
         if self.init:
             status["initContainerStatuses"] = list(init.values())
+        if self.ephemeral:
+            status["ephemeralContainerStatuses"] = [
+                ephemeral.status(c, now, default) for c in self.ephemeral
+            ]
         if self.mounted:
             status["podIP"] = self.ip
             status["podIPs"] = [{"ip": self.ip}]

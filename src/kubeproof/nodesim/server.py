@@ -67,6 +67,9 @@ class KubeletServer:
         app.router.add_get("/containerLogs/{ns}/{pod}/{container}", self.logs)
         for path in ("/exec/{ns}/{pod}/{container}", "/exec/{ns}/{pod}/{uid}/{container}"):
             app.router.add_route("*", path, self.exec)
+        # pkg/kubelet/server/server.go:601-616 (v1.36.3): /attach, with or without the uid
+        for path in ("/attach/{ns}/{pod}/{container}", "/attach/{ns}/{pod}/{uid}/{container}"):
+            app.router.add_route("*", path, self.attach)
         api = f"/apis/{metrics.GROUP}/{metrics.VERSION}"
         app.router.add_get(api, self.metrics_discovery)
         app.router.add_get(f"{api}/nodes", self.node_metrics)
@@ -265,6 +268,38 @@ class KubeletServer:
             await ws.send_bytes(frame)
         await ws.send_bytes(bytes([ERROR]) + json.dumps(exit_status(result.code, argv)).encode())
         await ws.close()
+        return ws
+
+    async def attach(self, request: web.Request) -> web.StreamResponse:
+        """`kubectl attach` and `kubectl debug -it`: what the container writes from now on,
+        until it exits (the CRI attaches to the running process's streams; nothing before
+        the attach is replayed). Its stdout and stderr come as one stream, as its log has
+        them; what is typed on stdin is read and dropped (see docs/behaviour-models.md)."""
+        _, container = self._container(request)
+        if container.stage != "running":
+            raise web.HTTPNotFound(text=f'container not found ("{container.name}")')
+        ws = web.WebSocketResponse(protocols=EXEC_PROTOCOLS)
+        if not ws.can_prepare(request).ok:
+            raise web.HTTPBadRequest(
+                text="the kubeproof kubelet speaks WebSocket attach (kubectl >= 1.30), not SPDY"
+            )
+        await ws.prepare(request)
+        drain = asyncio.create_task(execstream.drain(ws))  # stdin, and the client's close
+        sent, instance = len(container.logs), container.container_id
+        try:
+            while container.container_id == instance and container.stage == "running":
+                if drain.done() and ws.closed:
+                    return ws
+                await asyncio.sleep(FOLLOW_POLL_SECONDS)
+                sent = min(sent, len(container.logs))  # a rotated log dropped its head
+                fresh, sent = container.logs[sent:], len(container.logs)
+                if fresh:
+                    text = "".join(f"{line}\n" for _, line in fresh)
+                    await ws.send_bytes(bytes([STDOUT]) + text.encode(errors="surrogateescape"))
+            await ws.send_bytes(bytes([ERROR]) + json.dumps(exit_status(0, [])).encode())
+            await ws.close()
+        finally:
+            drain.cancel()
         return ws
 
     @staticmethod

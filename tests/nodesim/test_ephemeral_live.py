@@ -1,0 +1,108 @@
+"""`kubectl debug` (ephemeral containers, a node debugging pod) and `kubectl attach` through
+stock kubectl on an embedded cluster: the ephemeral container goes through the kubelet's
+Pulling/Pulled/Created/Started and shows in status.ephemeralContainerStatuses
+(nodesim/ephemeral.py); attach streams what the container writes (nodesim/server.py)."""
+
+import subprocess
+import time
+
+import pytest
+
+from kubeproof.cluster.base import kubectl_binary
+from tests.conftest import wait_for
+from tests.nodesim.conftest import apply, events, get
+
+pytestmark = pytest.mark.cluster
+
+POD = """
+apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  containers:
+  - {name: web, image: "nginx:1.27"}
+"""
+
+
+def _ephemeral(sim, ns: str, name: str) -> dict:
+    statuses = get(sim, "pod", "web", ns)["status"].get("ephemeralContainerStatuses") or []
+    return next((s for s in statuses if s["name"] == name), {})
+
+
+def _running(sim, ns: str) -> bool:
+    statuses = get(sim, "pod", "web", ns)["status"].get("containerStatuses") or []
+    return bool(statuses) and "running" in statuses[0]["state"]
+
+
+def test_kubectl_debug_starts_an_ephemeral_container(sim, ns):
+    apply(sim, POD, ns)
+    wait_for(lambda: _running(sim, ns), 60, what="web running")
+    sim.kubectl(
+        "debug", "-n", ns, "web", "--image=busybox:1.36", "-c", "dbg", "--", "sleep", "3600"
+    )
+    entry = wait_for(
+        lambda: (e := _ephemeral(sim, ns, "dbg")) and "running" in e["state"] and e,
+        60,
+        what="dbg running",
+    )
+    assert entry["ready"] is False and "started" not in entry
+    where = "spec.ephemeralContainers{dbg}"
+    reasons = [
+        e["reason"] for e in events(sim, "web", ns) if e["involvedObject"].get("fieldPath") == where
+    ]
+    assert {"Created", "Started"} <= set(reasons)
+    # the pod is as Ready as before: an ephemeral container does not count
+    assert get(sim, "pod", "web", ns)["status"]["phase"] == "Running"
+
+
+def test_kubectl_debug_it_shows_the_commands_output(sim, ns):
+    apply(sim, POD, ns)
+    wait_for(lambda: _running(sim, ns), 60, what="web running")
+    out = sim.kubectl(
+        "debug",
+        "-n",
+        ns,
+        "web",
+        "-i",
+        "--image=busybox:1.36",
+        "--target=web",
+        "-c",
+        "hi",
+        "--",
+        "sh",
+        "-c",
+        "echo hello",
+        input="",
+        timeout=120,
+    )
+    assert "hello" in out.stdout
+    entry = wait_for(lambda: _ephemeral(sim, ns, "hi").get("state", {}).get("terminated"), 60)
+    assert entry["exitCode"] == 0 and entry["reason"] == "Completed"
+
+
+def test_kubectl_attach_streams_what_the_container_writes(sim, ns):
+    apply(sim, POD, ns)
+    wait_for(lambda: _running(sim, ns), 60, what="web running")
+    loop = "i=0; while true; do i=$((i+1)); echo tick $i; sleep 1; done"
+    sim.kubectl(
+        "debug", "-n", ns, "web", "--image=busybox:1.36", "-c", "ticker", "--", "sh", "-c", loop
+    )
+    wait_for(lambda: "running" in _ephemeral(sim, ns, "ticker").get("state", {}), 60)
+    cmd = [
+        kubectl_binary(),
+        f"--kubeconfig={sim.admin_kubeconfig}",
+        "attach",
+        "-n",
+        ns,
+        "web",
+        "-c",
+        "ticker",
+    ]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(5)
+    proc.terminate()
+    out, _ = proc.communicate(timeout=10)
+    ticks = [line for line in out.splitlines() if line.startswith("tick ")]
+    assert ticks, out
+    # only what was written after the attach: not the container's first line
+    assert "tick 1" not in ticks
