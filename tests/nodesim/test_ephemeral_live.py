@@ -106,3 +106,22 @@ def test_kubectl_attach_streams_what_the_container_writes(sim, ns):
     assert ticks, out
     # only what was written after the attach: not the container's first line
     assert "tick 1" not in ticks
+
+
+def test_kubectl_debug_node_runs_a_pod_on_that_node(sim, ns):
+    # kubectl names the node itself (staging kubectl pkg/cmd/debug/debug.go:721-745): no
+    # scheduling; the legacy profile mounts the host's / at /host with hostPID/hostNetwork
+    node = sim.kubectl("get", "nodes", "-o", "jsonpath={.items[-1].metadata.name}").stdout
+    out = sim.kubectl(
+        "debug", "-n", ns, f"node/{node}", "--image=busybox:1.36", "--", "sleep", "3600"
+    ).stdout
+    assert f"on node {node}." in out
+    pod = out.split("Creating debugging pod ", 1)[1].split(" ", 1)[0]
+    assert pod.startswith(f"node-debugger-{node}-")
+    state = wait_for(
+        lambda: (s := get(sim, "pod", pod, ns)["status"]).get("phase") == "Running" and s,
+        60,
+        what=f"{pod} running",
+    )
+    assert state["hostIP"] == state["podIP"]  # hostNetwork: the node's address
+    assert get(sim, "pod", pod, ns)["spec"]["nodeName"] == node
