@@ -44,7 +44,7 @@ def rates_table(title: str, rows: list[Rates]) -> Table:
             cost = (
                 "-" if r.tokens is None else ("?" if r.cost_usd is None else f"${r.cost_usd:.4f}")
             )
-            extra = [_num(r.tokens), cost]
+            extra = ["-" if r.tokens is None else f"{r.tokens:,.0f}", cost]
         t.add_row(
             r.agent,
             r.value,
