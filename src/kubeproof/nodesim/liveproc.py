@@ -24,6 +24,7 @@ EXEC_OUTPUT = 1 << 20  # what one exec returns of each stream
 PROBE_OUTPUT = 10 << 10  # maxReadLength, pkg/probe/exec/exec.go:32
 EXEC_LIMIT = 300.0  # a `kubectl exec` is cut after this (containment, not a kubelet timing)
 WATCH_SECONDS = 2.0  # how often the writable layer's size is checked
+DRAIN_SECONDS = 10.0  # how long a finished container's group may take to empty
 
 
 @dataclass
@@ -117,7 +118,7 @@ class Live:
             reader.join(timeout=2.0)
         if self.group is not None:
             self.oom = self.group.oom_killed()
-            self.group.remove()
+            drain(self.group)
         self.finished_at = time.time()
         # bwrap exits with its PID 1's status, 128 + N for a signal (as runc reports it)
         self.exit_code = 128 - code if code < 0 else code
@@ -172,9 +173,28 @@ class Live:
             os.killpg(proc.pid, signal.SIGKILL)
         code = proc.wait()
         if own is not None and own is not group:
-            own.remove()
+            drain(own)
         stdout, stderr, _cut = capture.finish()
         return ExecResult(stdout, stderr, 128 - code if code < 0 else code, timed_out)
+
+
+def drain(group: CommandGroup, seconds: float = DRAIN_SECONDS) -> None:
+    """Remove a control group once what is left in it is gone: PID 1 has exited, but the
+    rest of its pid namespace (a fork bomb's thousand shells) may still be dying, and a
+    group with tasks cannot be removed — so they are killed and waited for first."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        left = []
+        for d in group.dirs:
+            with contextlib.suppress(OSError):
+                left += (d / "cgroup.procs").read_text().split()
+        if not left:
+            break
+        for pid in left:
+            with contextlib.suppress(OSError, ValueError):
+                os.kill(int(pid), signal.SIGKILL)
+        time.sleep(0.05)
+    group.remove()
 
 
 def _child_pid(info: int) -> int | None:

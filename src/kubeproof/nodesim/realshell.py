@@ -8,6 +8,7 @@ A script runs for real where the image's model says `shell: busybox`, its comman
 `sh|ash|bash|dash -c SCRIPT`, and the node simulator has a Runner (a live cluster; golden
 runs on a fake clock keep the text reading). Other containers are unaffected."""
 
+import atexit
 import logging
 import os
 import shutil
@@ -18,7 +19,7 @@ from pathlib import Path
 from kubeproof.nodesim import runbox
 from kubeproof.nodesim.catalog import ImageModel, script_of
 from kubeproof.nodesim.etcfiles import hostname_and_domain
-from kubeproof.nodesim.liveproc import PROBE_OUTPUT, ExecResult, Live
+from kubeproof.nodesim.liveproc import DRAIN_SECONDS, PROBE_OUTPUT, ExecResult, Live
 from kubeproof.nodesim.runbox import Box, Mount, Run, available
 
 __all__ = ["Runner", "available", "exec_in", "probe_output", "runs_for_real"]
@@ -44,6 +45,7 @@ class Runner:
         self.wake = wake
         self._uids: dict[str, int] = {}
         self._lives: dict[str, list[Live]] = {}  # pod uid → its scripts, for forget()
+        atexit.register(self.close)  # the node simulator stopping: nothing of it stays
         self._lock = threading.Lock()
 
     def _pod_dir(self, pod_uid: str) -> Path:
@@ -124,6 +126,16 @@ class Runner:
                     os.lchown(host, self._uids[pod.uid], self._uids[pod.uid])
             mounts.append(Mount(host, m["mountPath"], not m.get("readOnly", False)))
         return mounts
+
+    def close(self) -> None:
+        """Kill every script still running (bwrap's --die-with-parent would, but their
+        control groups would stay behind)."""
+        for uid in list(self._lives):
+            with self._lock:
+                lives = self._lives.pop(uid, [])
+            for live in lives:
+                live.kill()
+                live.wait(DRAIN_SECONDS + 2)
 
     def forget(self, pod_uid: str) -> None:
         """A pod gone from the node: whatever of it still runs is killed (a pod force-deleted
