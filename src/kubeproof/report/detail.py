@@ -135,11 +135,12 @@ def _risks(chain: Path) -> dict[int, dict]:
         entries = read_entries(chain)
     except (ChainError, OSError):
         return {}
-    risks = {}
+    risks: dict[int, dict] = {}
     for entry in entries:
         payload = entry.get("payload") or {}
-        if entry.get("type") == "command" and isinstance(payload.get("risk"), dict):
-            risks[payload.get("step")] = payload["risk"]
+        step, risk = payload.get("step"), payload.get("risk")
+        if entry.get("type") == "command" and isinstance(step, int) and isinstance(risk, dict):
+            risks[step] = risk
     return risks
 
 
@@ -159,8 +160,10 @@ def chain_status(chain: Path, fingerprint: str | None) -> ChainStatus:
 
 
 def _step(raw: dict, collateral: list[int], risks: dict[int, dict]) -> StepView:
-    index = raw.get("index") if isinstance(raw.get("index"), int) else 0
-    safety = raw.get("safety") if isinstance(raw.get("safety"), list) else []
+    found = raw.get("index")
+    index: int = found if isinstance(found, int) and not isinstance(found, bool) else 0
+    seen = raw.get("safety")
+    safety: list = seen if isinstance(seen, list) else []
     return StepView.model_construct(
         index=index,
         origin=str(raw.get("origin", "agent")),
