@@ -200,20 +200,55 @@ def _children(parent: Path) -> list[Path]:
 
 def export_(
     run: str = typer.Argument(..., help=RUN_HELP),
-    fmt: export.ExportFormat = typer.Option(..., "--format", "-f", help="csv, jsonl or parquet."),
-    out: Path = typer.Option(..., "--output", "-o", help="The file to write."),
+    fmt: export.ExportFormat = typer.Option(
+        ..., "--format", "-f", help="csv, jsonl, parquet, inspect, atif or sft."
+    ),
+    out: Path = typer.Option(
+        ..., "--output", "-o", help="The file to write (a directory for inspect and atif)."
+    ),
     where: list[str] = WHERE,
     db: str = DB,
     runs_dir: Path = RUNS_DIR,
+    tasks: Path = typer.Option(
+        Path("tasks"), "--tasks", help="The task library, for instructions (inspect, atif, sft)."
+    ),
 ) -> None:
     """Write a run's trials to a file: CSV or Parquet (one row a trial: agent, task, track,
     area, difficulty, tags, verdict, score, safe, steps, time, tokens, cost, ...) or JSONL
-    (each trial's whole record). Exit codes: 0 written, 1 no such run."""
+    (each trial's whole record) — or, from the run's directory, an Inspect AI log per agent
+    (`inspect`: `inspect view DIR`), Harbor ATIF trajectories (`atif`) or chat-format JSONL
+    of the resolved trajectories for fine-tuning (`sft`; --where does not apply to these).
+    Exit codes: 0 written, 1 no such run (or its directory is gone)."""
     store = store_for(db, runs_dir, run)
     name = named(store, run)
+    if fmt in export.FROM_DIRECTORY:
+        _export_directory(Path(store.run(name)["dir"]), fmt, out, tasks)
+        return
     only = TrialFilter.parse(where)
     n = export.write(name, store.trials(name, only), fmt, out)
     console.print(f"{n} trials → {out}", highlight=False)
+
+
+def _export_directory(directory: Path, fmt: export.ExportFormat, out: Path, tasks: Path) -> None:
+    from kubeproof.report.load import instruction
+    from kubeproof.results import exports
+    from kubeproof.results.load import load_run
+
+    if not directory.is_dir():
+        raise KubeproofError(f"{directory}: the run's directory is gone")
+    library = tasks if tasks.is_dir() else None
+    ids = {t.task for _, t in load_run(directory).trials}
+    told = {i: text for i in ids if (text := instruction(library, i))}
+    if fmt is export.ExportFormat.inspect:
+        written = exports.write_inspect(directory, out, told)
+        console.print(f"{len(written)} Inspect logs → {out} (inspect view {out})", highlight=False)
+    elif fmt is export.ExportFormat.atif:
+        written = exports.write_atif(directory, out, told)
+        console.print(f"{len(written)} ATIF trajectories → {out}", highlight=False)
+    else:
+        out.unlink(missing_ok=True)  # written anew, not appended to an older export
+        n = exports.write_sft(directory, out, told)
+        console.print(f"{n} resolved trajectories → {out}", highlight=False)
 
 
 def delete(

@@ -19,6 +19,13 @@ class ExportFormat(StrEnum):
     csv = "csv"
     jsonl = "jsonl"
     parquet = "parquet"
+    # from the run's directory, not the database (results/exports/)
+    inspect = "inspect"
+    atif = "atif"
+    sft = "sft"
+
+
+FROM_DIRECTORY = {ExportFormat.inspect, ExportFormat.atif, ExportFormat.sft}
 
 
 # column: its Parquet type (the order is the files' column order)
