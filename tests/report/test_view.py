@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from kubeproof.errors import KubeproofError
 from kubeproof.report import build_report
 from kubeproof.report.load import load_site
 from kubeproof.report.numbers import comparisons, rates
@@ -128,3 +129,29 @@ def test_cli(tmp_path, run):
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["index"] == str(tmp_path / "out" / "index.html")
     assert run_cli("report", str(tmp_path)).returncode == 1  # not a run directory
+
+
+def test_runs_side_by_side_and_cut_short(tmp_path):
+    """Two runs: the same agent in each is two rows. A run killed before run.json (no
+    run.json) is reported from its trials."""
+    first, second = make_run(tmp_path / "first"), make_run(tmp_path / "second")
+    (second / "run.json").unlink()
+    site = load_site([first, second])
+    assert site.agents[:3] == ["first/model:x", "first/noop", "first/oracle"]
+    assert len(site.agents) == 6 and len(site.trials) == 24 and len(site.tasks) == 4
+    rows = {(r.agent, r.slice): r for r in rates(site)}
+    assert rows[("second/oracle", "all")].passed == 4  # never merged with first/oracle's
+
+
+def test_directory_reused_only_when_a_report(tmp_path, run):
+    out = tmp_path / "site"
+    build_report([run], out)
+    (out / "trials" / "999.html").write_text("stale")
+    build_report([run], out)  # an earlier report: replaced whole
+    assert not (out / "trials" / "999.html").exists()
+    other = tmp_path / "home"
+    other.mkdir()
+    (other / "notes.txt").write_text("mine")
+    with pytest.raises(KubeproofError, match="holds no report"):
+        build_report([run], other)
+    assert (other / "notes.txt").read_text() == "mine"

@@ -19,6 +19,7 @@ from pathlib import Path
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
+from kubeproof.errors import KubeproofError
 from kubeproof.report import charts
 from kubeproof.report.detail import Text, load_detail
 from kubeproof.report.numbers import comparisons, rates
@@ -183,9 +184,32 @@ def _trial_pages(site: Site, out: Path) -> None:
         _SHARED = None
 
 
+MARKER = ".kubeproof-report"  # a directory with it holds a report and only that
+
+
+def prepare(out: Path) -> None:
+    """An empty directory, or an earlier report's, emptied of its pages (a run with fewer
+    trials must not leave the last one's pages behind). Any other directory is refused:
+    `-o ~` must not mix a report into, or delete from, what is there."""
+    if out.is_symlink() or (out.exists() and not out.is_dir()):
+        raise KubeproofError(f"{out}: not a directory")
+    if out.is_dir() and any(out.iterdir()):
+        if not (out / MARKER).is_file():
+            raise KubeproofError(
+                f"{out} is not empty and holds no report: name a new or empty directory"
+            )
+        for name in ("trials", "tasks", "compare", "assets"):
+            if (out / name).is_dir() and not (out / name).is_symlink():
+                shutil.rmtree(out / name)
+        for page in out.glob("*.html"):
+            page.unlink()
+    out.mkdir(parents=True, exist_ok=True)
+    (out / MARKER).write_text("written by kubeproof report; its pages are replaced each time\n")
+
+
 def write_site(site: Site, out: Path) -> Path:
     """Every page of the report into `out`; returns index.html."""
-    out.mkdir(parents=True, exist_ok=True)
+    prepare(out)
     env = environment()
     _assets(out)
     rows = rates(site)
