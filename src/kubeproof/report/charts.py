@@ -84,7 +84,8 @@ def scatter(title: str, xlabel: str, points: list[tuple[int, float, float]]) -> 
         f'<rect x="{left}" y="30" width="{plot_w}" height="{plot_h}" fill="none" stroke="#bbb"/>'
     )
     for agent, x, y in points:
-        cx, cy = left + x / top * plot_w, 30 + (1 - y) * plot_h
+        # 8 px inside the frame: a dot at either end stays whole
+        cx, cy = left + 8 + x / top * (plot_w - 16), 30 + 8 + (1 - y) * (plot_h - 16)
         body.append(
             f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="6" fill="{colour(agent)}">'
             f"<title>{y:.0%} at {x:.4g}</title></circle>"
