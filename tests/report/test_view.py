@@ -155,3 +155,20 @@ def test_directory_reused_only_when_a_report(tmp_path, run):
     with pytest.raises(KubeproofError, match="holds no report"):
         build_report([run], other)
     assert (other / "notes.txt").read_text() == "mine"
+
+
+def test_task_instruction(tmp_path, run):
+    """A task's page shows its instruction.md from the library, as text; a symlink in its
+    place is not followed."""
+    tasks = tmp_path / "tasks"
+    (tasks / "repair/alpha/one").mkdir(parents=True)
+    (tasks / "repair/alpha/one/instruction.md").write_text(f"Fix it. {ATTACK}\n")
+    (tasks / "repair/alpha/two").mkdir(parents=True)
+    secret = tmp_path / "secret.txt"
+    secret.write_text("do not show")
+    (tasks / "repair/alpha/two/instruction.md").symlink_to(secret)
+    index = build_report([run], tmp_path / "site", tasks)
+    one = (index.parent / "tasks" / "0.html").read_text()
+    two = (index.parent / "tasks" / "1.html").read_text()
+    assert "Fix it. &lt;script&gt;" in one
+    assert "do not show" not in two and "instruction.md was not found" in two
