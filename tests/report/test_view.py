@@ -172,3 +172,16 @@ def test_task_instruction(tmp_path, run):
     two = (index.parent / "tasks" / "1.html").read_text()
     assert "Fix it. &lt;script&gt;" in one
     assert "do not show" not in two and "instruction.md was not found" in two
+
+
+def test_after_run(tmp_path, run, capsys):
+    """What `kubeproof run` calls when its results are written: the report in <run>/report,
+    its path printed; a report that cannot be written warns and never fails the run."""
+    from kubeproof.cli.report import after_run
+
+    warnings: list[str] = []
+    assert after_run(run, warnings.append) == run / "report" / "index.html"
+    assert (run / "report" / "trials" / "0.html").is_file() and warnings == []
+    assert f"report: {run / 'report' / 'index.html'}" in capsys.readouterr().err.replace("\n", "")
+    assert after_run(tmp_path / "missing", warnings.append) is None
+    assert "the HTML report was not written" in warnings[0]
