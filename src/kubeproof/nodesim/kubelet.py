@@ -457,6 +457,11 @@ class Kubelet:
                 return container.reload.loaded
         return None
 
+    def listens_on(self, rt: PodRuntime, port: int) -> bool:
+        """Whether something in the pod listens on TCP `port` (what `kubectl port-forward`
+        reaches on localhost: no Service, no NetworkPolicy in between)."""
+        return self._listens(self._network_view(rt)[1], port, "TCP")
+
     def _listens(self, pod: NetPod, port: int, protocol: str) -> bool:
         """A destination listens when its model serves the port and it has started."""
         rt = self.find_pod(pod.namespace, pod.name)

@@ -12,6 +12,8 @@ message starts with a channel byte: 1 stdout, 2 stderr, 3 the final metav1.Statu
 
 import asyncio
 import datetime as dt
+import functools
+import hashlib
 import json
 import ssl
 import time
@@ -19,7 +21,7 @@ from pathlib import Path
 
 from aiohttp import web
 
-from kubeproof.nodesim import execstream, metrics, shell, tokens
+from kubeproof.nodesim import execstream, metrics, portforward, shell, tokens
 from kubeproof.nodesim.container import Container
 from kubeproof.nodesim.etcfiles import hostname_and_domain
 from kubeproof.nodesim.liveproc import EXEC_LIMIT
@@ -70,6 +72,9 @@ class KubeletServer:
         # pkg/kubelet/server/server.go:601-616 (v1.36.3): /attach, with or without the uid
         for path in ("/attach/{ns}/{pod}/{container}", "/attach/{ns}/{pod}/{uid}/{container}"):
             app.router.add_route("*", path, self.attach)
+        # server.go:619-634: /portForward/{podNamespace}/{podID}[/{uid}]
+        for path in ("/portForward/{ns}/{pod}", "/portForward/{ns}/{pod}/{uid}"):
+            app.router.add_route("*", path, self.port_forward)
         api = f"/apis/{metrics.GROUP}/{metrics.VERSION}"
         app.router.add_get(api, self.metrics_discovery)
         app.router.add_get(f"{api}/nodes", self.node_metrics)
@@ -301,6 +306,38 @@ class KubeletServer:
         finally:
             drain.cancel()
         return ws
+
+    async def port_forward(self, request: web.Request) -> web.StreamResponse:
+        """`kubectl port-forward` (portforward.py): 404s as getPortForward words them
+        (server.go:1105-1113), then the SPDY session."""
+        ns, name = request.match_info["ns"], request.match_info["pod"]
+        pod = self.kubelet.find_pod(ns, name)
+        if pod is None:
+            raise web.HTTPNotFound(text="pod does not exist")
+        if (uid := request.match_info.get("uid")) and uid != pod.uid:
+            raise web.HTTPNotFound(text="pod not found")
+        net = self.kubelet.exec_network(pod)
+
+        async def answer(port: int, raw: bytes) -> bytes:
+            line = raw.split(b"\r\n", 1)[0].decode(errors="replace").split(" ")
+            path = line[1] if len(line) > 1 and line[1].startswith("/") else "/"
+            host = next(
+                (
+                    h.split(b":", 1)[1].strip().decode(errors="replace")
+                    for h in raw.split(b"\r\n\r\n", 1)[0].split(b"\r\n")[1:]
+                    if h.lower().startswith(b"host:")
+                ),
+                None,
+            )
+            # what the workload's HTTP model answers an in-cluster client (shell.py's wget)
+            _, status, body = (
+                net.http(f"http://{pod.ip}:{port}{path}", host) if net.http else (None, 200, None)
+            )
+            return portforward.http_response(status or 200, body if body is not None else "ok\n")
+
+        sandbox = hashlib.sha256(f"sandbox/{pod.uid}".encode()).hexdigest()
+        listens = functools.partial(self.kubelet.listens_on, pod)
+        return await portforward.serve(request, sandbox, listens, answer)
 
     @staticmethod
     async def _fail(ws: web.WebSocketResponse, message: str) -> None:
