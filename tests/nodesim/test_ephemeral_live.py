@@ -125,3 +125,26 @@ def test_kubectl_debug_node_runs_a_pod_on_that_node(sim, ns):
     )
     assert state["hostIP"] == state["podIP"]  # hostNetwork: the node's address
     assert get(sim, "pod", pod, ns)["spec"]["nodeName"] == node
+
+
+def test_kubectl_run_i_rm_prints_the_output_and_deletes_the_pod(sim, ns):
+    # kubectl run -i attaches (or reads the logs of a container that already finished,
+    # staging kubectl pkg/cmd/run/run.go), then --rm deletes the pod
+    out = sim.kubectl(
+        "run",
+        "-n",
+        ns,
+        "once",
+        "--rm",
+        "-i",
+        "--restart=Never",
+        "--image=busybox:1.36",
+        "--",
+        "sh",
+        "-c",
+        "echo from-the-pod",
+        input="",
+        timeout=120,
+    )
+    assert "from-the-pod" in out.stdout
+    assert 'pod "once" deleted' in out.stdout + out.stderr
