@@ -143,10 +143,11 @@ def test_a_fork_bomb_is_contained(tmp_path):
     logs: list[tuple[float, str]] = []
     live = _finished(Live(_box(tmp_path), run, logs), 30)
     assert time.monotonic() - started < 20
-    assert "still-here" in [line for _, line in logs]
     assert any("can't fork" in line for _, line in logs)  # the pids limit held it
-    # PID 1 left: the kernel ends the rest of its namespace
-    assert live.exit_code == 0, logs[-5:]
+    # PID 1 either got past the bomb (0), or its own fork failed, which ends a
+    # non-interactive ash with an error; either way the rest of its namespace goes with it
+    lines = [line for _, line in logs]
+    assert (live.exit_code == 0) == ("still-here" in lines), (live.exit_code, lines[-5:])
     probe = Live(_box(tmp_path, name="after"), _script("echo responsive"), got := [])
     assert _finished(probe, 10).exit_code == 0, got
     assert got[0][1] == "responsive"
