@@ -142,6 +142,7 @@ def test_synthetic_run_in_browser(browser, tmp_path, artifacts):
 
 
 @pytest.mark.cluster
+@pytest.mark.timeout(1800)  # the module's run (three trials, one at a time) is made in it
 def test_real_run_in_browser(browser, real_run, tmp_path, artifacts):
     check_report(browser, real_run, tmp_path / "site", artifacts, "real")
     page = browser.new_page()
