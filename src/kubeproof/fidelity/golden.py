@@ -119,6 +119,7 @@ def simulate(
     pressure: tuple[str, ...] = (),
     evict: bool = False,
     updates: list[tuple[float, dict]] = (),
+    debug: list[tuple[float, dict]] = (),
 ) -> Trace:
     """Drive the pod as the kubelet's pod worker does — advance at each due time — for
     `until` seconds, recording every event and every status change. `delete_at`: the pod
@@ -140,9 +141,16 @@ def simulate(
     syncing = START if evict else None  # the eviction manager's next synchronize
     capacity = (node or golden_node())["status"]["capacity"]
     pending = sorted(((START + at, obj) for at, obj in updates), key=lambda u: u[0])
+    # `debug`: ephemeral containers the pods/ephemeralcontainers subresource adds to the spec
+    pending += [(START + at, {"ephemeral": c}) for at, c in debug]
+    pending.sort(key=lambda u: u[0])
     while now <= START + until:
         while pending and pending[0][0] <= now:
-            world.update(pending[0][1], pending[0][0])
+            if "ephemeral" in pending[0][1]:
+                added = pod["spec"].setdefault("ephemeralContainers", [])
+                added.append(dict(pending[0][1]["ephemeral"]))
+            else:
+                world.update(pending[0][1], pending[0][0])
             pending.pop(0)
         if deleting is not None and now >= deleting and not runtime.stopping:
             meta = pod["metadata"]

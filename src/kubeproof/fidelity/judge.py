@@ -227,6 +227,7 @@ class Judge:
         for group, wants, key in (
             ("containers", want.containers, "containerStatuses"),
             ("initContainers", want.init_containers, "initContainerStatuses"),
+            ("ephemeralContainers", want.ephemeral_containers, "ephemeralContainerStatuses"),
         ):
             listed = {c.get("name"): c for c in status.get(key) or []}
             for name, w in wants.items():

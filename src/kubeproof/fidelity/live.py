@@ -190,12 +190,22 @@ def observe_live(s: Scenario, kubectl: Kubectl, timing: Timing = REAL) -> Observ
             delete_at = None if s.delete_at is None else timing(s.delete_at)
             deleted = False
             updates = sorted(s.updates, key=lambda u: u.at)
+            debug = sorted(s.debug, key=lambda d: d.at)
             while watch.since_start() < end and watch.gone_at is None:
                 while updates and watch.since_start() >= timing(updates[0].at):
                     obj = updates.pop(0).object
                     body = {"apiVersion": "v1", **obj}
                     body["metadata"] = {**obj["metadata"], "namespace": namespace}
                     kubectl.run("replace", "-f", "-", input=json.dumps(body))
+                while debug and watch.since_start() >= timing(debug[0].at):
+                    # what `kubectl debug` sends: the pod's ephemeralContainers, one more
+                    added = {"spec": {"ephemeralContainers": [debug.pop(0).container]}}
+                    kubectl.run(
+                        *("patch", "pod", s.pod_name, "-n", namespace),
+                        *("--subresource=ephemeralcontainers", "--type=strategic"),
+                        "-p",
+                        json.dumps(added),
+                    )
                 if delete_at is not None and not deleted and watch.since_start() >= delete_at:
                     args = ["delete", "pod", s.pod_name, "-n", namespace, "--wait=false"]
                     if s.grace is not None:

@@ -30,6 +30,15 @@ def golden_pod(s: Scenario) -> dict:
     return pod
 
 
+def _defaulted(container: dict) -> dict:
+    """An ephemeral container as the apiserver stores it (SetDefaults_EphemeralContainer
+    pulls as a container does)."""
+    out = copy.deepcopy(container)
+    out.setdefault("imagePullPolicy", images.default_pull_policy(out["image"]))
+    out.setdefault("terminationMessagePolicy", "File")
+    return out
+
+
 def _local_limits(pod: dict) -> bool:
     """A pod with a local storage limit: its node's eviction manager watches it (every
     node runs one; golden runs it only where a scenario can be affected)."""
@@ -62,6 +71,7 @@ def observe_golden(s: Scenario, timing: Timing = REAL) -> Observed:
             )
             for u in s.updates
         ],
+        debug=[(timing(d.at), _defaulted(d.container)) for d in s.debug],
     )
     events = fold(
         [(t, kind, reason, message, path)

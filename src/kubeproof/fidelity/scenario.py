@@ -91,6 +91,7 @@ class StatusExpect(_Strict):
     message: str | None = None
     containers: dict[str, ContainerExpect] = {}
     init_containers: dict[str, ContainerExpect] = Field({}, alias="initContainers")
+    ephemeral_containers: dict[str, ContainerExpect] = Field({}, alias="ephemeralContainers")
     conditions: dict[str, ConditionExpect] = {}
 
 
@@ -107,6 +108,20 @@ class Update(_Strict):
 
     at: float = Field(ge=0)
     object: dict[str, Any]
+
+
+class Debug(_Strict):
+    """An ephemeral container added `at` seconds after the pod's start through the
+    pods/ephemeralcontainers subresource, as `kubectl debug POD --image=...` adds it."""
+
+    at: float = Field(ge=0)
+    container: dict[str, Any] = Field(description="the EphemeralContainer (name and image)")
+
+    @model_validator(mode="after")
+    def _named(self):
+        if not self.container.get("name") or not self.container.get("image"):
+            raise ValueError("an ephemeral container needs a name and an image")
+        return self
 
 
 class Expect(_Strict):
@@ -150,6 +165,7 @@ class Scenario(_Strict):
     delete_at: float | None = Field(None, alias="deleteAt", ge=0)
     grace: int | None = Field(None, ge=0)
     updates: list[Update] = []
+    debug: list[Debug] = []  # ephemeral containers added while the pod runs
     expect: Expect
     file: str = ""  # set by the loader
 
