@@ -30,7 +30,7 @@ def _debugged(command: list[str]) -> tuple[PodRuntime, float, list]:
     debugger = {
         "name": "debugger-x7k2p",
         "image": "busybox:1.36",
-        "command": command,
+        **({"command": command} if command else {}),
         "targetContainerName": "web",
         "stdin": True,
         "tty": True,
@@ -66,3 +66,23 @@ def test_an_ephemeral_container_that_exits_is_never_restarted():
     assert entry["restartCount"] == 0
     assert not [e for _, e in later if e.reason in ("Started", "BackOff")]
     assert rt.status(now, {})["phase"] == "Running"
+
+
+def test_a_shell_with_stdin_open_waits_on_it():
+    # `kubectl debug -it POD --image=busybox:1.36`: no command, stdin and tty set; the
+    # runtime keeps stdin open (CRI ContainerConfig stdin), so busybox's sh keeps running
+    rt, now, _ = _debugged([])
+    now, _ = _run_until(rt, now, now + 30)
+    (entry,) = rt.status(now, {})["ephemeralContainerStatuses"]
+    assert "running" in entry["state"]
+
+
+def test_a_shell_without_stdin_exits_at_once():
+    rt = PodRuntime(
+        pod_object({"containers": [{"name": "sh", "image": "busybox:1.36"}]}),
+        "10.244.1.2",
+        {"docker.io/library/busybox:1.36"},
+    )
+    now, _ = _run_until(rt, START, START + 10)
+    status = rt.status(now, {})["containerStatuses"][0]
+    assert status["restartCount"] >= 1 or "terminated" in status["state"]

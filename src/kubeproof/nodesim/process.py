@@ -85,6 +85,11 @@ def plan(model: ImageModel, container: dict, env: dict[str, str], files: dict[st
             reason="OOMKilled",
         )
     command = [*(container.get("command") or []), *(container.get("args") or [])]
+    if container.get("stdin") and _interactive_shell(model, command):
+        # `stdin: true`: the runtime holds the container's stdin open (CRI ContainerConfig
+        # stdin, k8s.io/cri-api pkg/apis/runtime/v1/api.proto:1280-1284), so a shell with no script
+        # blocks reading it until stopped (`kubectl run -it`, `kubectl debug -it`)
+        return Plan(logs=[])
     if model.shell and command:
         return _shell(command, set(model.executables or ()))
     if model.batch:
@@ -97,6 +102,14 @@ def plan(model: ImageModel, container: dict, env: dict[str, str], files: dict[st
             exit_logs=list(model.logs.success if ok else model.logs.failure),
         )
     return Plan(logs=formats.render([*model.logs.start, *model.logs.ready], files))
+
+
+def _interactive_shell(model: ImageModel, command: list[str]) -> bool:
+    """The image's shell with no script: its default command (a shell image given none) or
+    `sh`/`bash`/`ash` alone."""
+    if not command:
+        return bool(model.shell)
+    return len(command) == 1 and command[0].rsplit("/", 1)[-1] in ("sh", "bash", "ash")
 
 
 def _unmet(env_name, file, values, env, files) -> str | None:
