@@ -148,3 +148,25 @@ def test_kubectl_run_i_rm_prints_the_output_and_deletes_the_pod(sim, ns):
     )
     assert "from-the-pod" in out.stdout
     assert 'pod "once" deleted' in out.stdout + out.stderr
+
+
+def test_kubectl_run_i_feeds_a_piped_script_to_the_shell(sim, ns):
+    # kubectl run -i sets stdin and stdinOnce (staging kubectl pkg/generate/versioned/
+    # run.go:338): sh reads the piped lines through the attach, exits at EOF, and --rm
+    # deletes the pod (interactive.py)
+    out = sim.kubectl(
+        "run",
+        "-n",
+        ns,
+        "piped",
+        "--rm",
+        "-i",
+        "--restart=Never",
+        "--image=busybox:1.36",
+        "--",
+        "sh",
+        input="echo first-line\necho second-line\n",
+        timeout=120,
+    )
+    assert "first-line" in out.stdout and "second-line" in out.stdout
+    assert 'pod "piped" deleted' in out.stdout + out.stderr

@@ -85,7 +85,7 @@ def plan(model: ImageModel, container: dict, env: dict[str, str], files: dict[st
             reason="OOMKilled",
         )
     command = [*(container.get("command") or []), *(container.get("args") or [])]
-    if container.get("stdin") and _interactive_shell(model, command):
+    if container.get("stdin") and interactive_shell(model, command):
         # `stdin: true`: the runtime holds the container's stdin open (CRI ContainerConfig
         # stdin, k8s.io/cri-api pkg/apis/runtime/v1/api.proto:1280-1284), so a shell with no script
         # blocks reading it until stopped (`kubectl run -it`, `kubectl debug -it`)
@@ -104,7 +104,7 @@ def plan(model: ImageModel, container: dict, env: dict[str, str], files: dict[st
     return Plan(logs=formats.render([*model.logs.start, *model.logs.ready], files))
 
 
-def _interactive_shell(model: ImageModel, command: list[str]) -> bool:
+def interactive_shell(model: ImageModel, command: list[str]) -> bool:
     """The image's shell with no script: its default command (a shell image given none) or
     `sh`/`bash`/`ash` alone."""
     if not command:

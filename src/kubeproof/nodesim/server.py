@@ -21,7 +21,7 @@ from pathlib import Path
 
 from aiohttp import web
 
-from kubeproof.nodesim import execstream, metrics, portforward, shell, tokens
+from kubeproof.nodesim import execstream, interactive, metrics, portforward, shell, tokens
 from kubeproof.nodesim.container import Container
 from kubeproof.nodesim.etcfiles import hostname_and_domain
 from kubeproof.nodesim.liveproc import EXEC_LIMIT
@@ -279,8 +279,9 @@ class KubeletServer:
         """`kubectl attach` and `kubectl debug -it`: what the container writes from now on,
         until it exits (the CRI attaches to the running process's streams; nothing before
         the attach is replayed). Its stdout and stderr come as one stream, as its log has
-        them; what is typed on stdin is read and dropped (see docs/behaviour-models.md)."""
-        _, container = self._container(request)
+        them. What is typed on stdin reaches a modelled shell waiting on it
+        (interactive.py); elsewhere it is read and dropped (see docs/behaviour-models.md)."""
+        pod, container = self._container(request)
         if container.stage != "running":
             raise web.HTTPNotFound(text=f'container not found ("{container.name}")')
         ws = web.WebSocketResponse(protocols=EXEC_PROTOCOLS)
@@ -289,7 +290,17 @@ class KubeletServer:
                 text="the kubeproof kubelet speaks WebSocket attach (kubectl >= 1.30), not SPDY"
             )
         await ws.prepare(request)
-        drain = asyncio.create_task(execstream.drain(ws))  # stdin, and the client's close
+        model = container.model or self.kubelet.catalog.resolve(container.image)[2]
+        if request.query.get("input") == "1" and interactive.reads_stdin(container, model):
+            hostname, net = hostname_and_domain(pod.obj)[0], self.kubelet.exec_network(pod)
+
+            def run(line: str) -> shell.Result:
+                return shell.run(["sh", "-c", line], container, hostname, net, model)
+
+            wake = functools.partial(self.kubelet._wake, pod.uid)
+            drain = asyncio.create_task(interactive.feed(ws, container, run, wake))
+        else:  # stdin, and the client's close, read and dropped
+            drain = asyncio.create_task(execstream.drain(ws))
         sent, instance = len(container.logs), container.container_id
         try:
             while container.container_id == instance and container.stage == "running":
