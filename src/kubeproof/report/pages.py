@@ -11,7 +11,9 @@ import multiprocessing
 import os
 import shutil
 from collections import defaultdict
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from importlib import resources
 from itertools import combinations
 from pathlib import Path
@@ -162,9 +164,11 @@ def _trial_chunk(first: int, last: int) -> None:
         )
 
 
-def _trial_pages(site: Site, out: Path) -> None:
+@contextmanager
+def _trial_pages(site: Site, out: Path) -> Iterator[None]:
     """A page per trial: most of a report's work (each reads its trial's files and verifies
-    its chain), spread over the machine's cores by forked workers when there are many."""
+    its chain). With many trials, forked workers write them over the machine's cores while
+    the caller writes the other pages; leaving the block waits for them."""
     global _SHARED
     _SHARED = site, out
     (out / "trials").mkdir(parents=True, exist_ok=True)
@@ -172,12 +176,16 @@ def _trial_pages(site: Site, out: Path) -> None:
     try:
         if len(site.trials) < PARALLEL_FROM or workers < 2:
             _trial_chunk(0, len(site.trials))
+            yield
             return
         step = -(-len(site.trials) // workers)
+        # fork: the workers inherit the site as it is (nothing pickled); a fork-context
+        # pool starts them all at the first submit
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(workers, mp_context=context) as pool:
             starts = range(0, len(site.trials), step)
             jobs = [pool.submit(_trial_chunk, i, i + step) for i in starts]
+            yield
             for job in jobs:
                 job.result()  # a worker's exception is the report's
     finally:
@@ -210,6 +218,12 @@ def prepare(out: Path) -> None:
 def write_site(site: Site, out: Path) -> Path:
     """Every page of the report into `out`; returns index.html."""
     prepare(out)
+    with _trial_pages(site, out):
+        _other_pages(site, out)
+    return out / "index.html"
+
+
+def _other_pages(site: Site, out: Path) -> None:
     env = environment()
     _assets(out)
     rows = rates(site)
@@ -231,7 +245,6 @@ def write_site(site: Site, out: Path) -> Path:
             out / "tasks" / f"{task.id}.html",
             task_template.render(root="../", site=site, task=task, trials=by_id),
         )
-    _trial_pages(site, out)
     compare_template = env.get_template("compare.html.j2")
     for (i, j), found in comparisons(site, compared).items():
         a, b = site.agents[i], site.agents[j]
@@ -251,4 +264,3 @@ def write_site(site: Site, out: Path) -> Path:
         out / "compare.html",
         env.get_template("compare_index.html.j2").render(root="", site=site, pairs=compared),
     )
-    return out / "index.html"
