@@ -3,8 +3,8 @@
 It loads the report of a real run of three agents (oracle, no-op and a replay whose command
 prints a script tag) on one small task, made by `kubeproof run` in this module, and of the
 synthetic run of tests/report/synth.py: every page renders without a console error, every
-link leads to a page, the leaderboard's numbers are those of the trials' trial.json, agent
-text never runs, the matrix filters filter, and screenshots of the leaderboard and of a
+link leads to a page, the leaderboard's numbers are those of the trials' trial.json and of
+the results database (`kubeproof runs show`), agent text never runs, the matrix filters filter, and screenshots of the leaderboard and of a
 trial page are saved (their directory is printed; $KUBEPROOF_ARTIFACTS moves it).
 
 KUBEPROOF_REPORT_TEST_RUN=DIR uses an existing run directory instead of making one.
@@ -79,6 +79,23 @@ def expected_rows(run: Path) -> dict[str, tuple[int, int, int]]:
     return {agent: tuple(row) for agent, row in rows.items()}
 
 
+def database_rows(run: Path, db: Path) -> dict[str, tuple[int, int, int]]:
+    """Per agent (trials, judged, passed) as the results database has them (`kubeproof runs
+    show -o json`, which imports the run); its agents are labels (the trial directories'
+    names), mapped back to the specs the report shows."""
+    result = run_cli("runs", "show", str(run), "--db", str(db), "-o", "json")
+    assert result.returncode == 0, result.stderr
+    spec = {
+        path.parent.parent.name: json.loads(path.read_text())["agent"]
+        for path in (run / "trials").glob("*/*/*/trial.json")
+    }
+    return {
+        spec[row["agent"]]: (row["trials"], row["judged"], row["passed"])
+        for row in json.loads(result.stdout)["stats"]
+        if row["slice"] == "all"
+    }
+
+
 def crawl(browser, index: Path) -> tuple[set[Path], list[str]]:
     """Every page reachable from index.html, and every console error, failed request or
     broken link met on the way."""
@@ -121,7 +138,7 @@ def check_report(browser, run: Path, out: Path, artifacts: Path, name: str) -> N
     for row in page.locator("#leaderboard tr[data-slice='all']").all():
         cells = row.locator("td").all_inner_texts()  # what a reader sees
         shown[cells[0]] = (int(cells[2]), int(cells[4]), int(cells[5]))
-    assert shown == expected_rows(run)
+    assert shown == expected_rows(run) == database_rows(run, out.parent / "results.db")
     page.screenshot(path=str(artifacts / f"{name}-leaderboard.png"), full_page=True)
     page.goto((out / "matrix.html").as_uri())
     rows = page.locator("#matrix tbody tr")
