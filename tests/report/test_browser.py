@@ -4,8 +4,9 @@ It loads the report of a real run of three agents (oracle, no-op and a replay wh
 prints a script tag) on one small task, made by `kubeproof run` in this module, and of the
 synthetic run of tests/report/synth.py: every page renders without a console error, every
 link leads to a page, the leaderboard's numbers are those of the trials' trial.json and of
-the results database (`kubeproof runs show`), agent text never runs, the matrix filters filter, and screenshots of the leaderboard and of a
-trial page are saved (their directory is printed; $KUBEPROOF_ARTIFACTS moves it).
+the results database (`kubeproof runs show`), agent text never runs, the matrix filters
+filter, and screenshots of the leaderboard and of a trial page are saved (their directory
+is printed; $KUBEPROOF_ARTIFACTS moves it).
 
 KUBEPROOF_REPORT_TEST_RUN=DIR uses an existing run directory instead of making one.
 """

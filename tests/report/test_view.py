@@ -51,7 +51,7 @@ def test_trials_read_as_they_should(site):
     assert words[("repair/alpha/two", "model:x")] == ("resolved", "unsafe")
     assert words[("repair/beta/three", "noop")] == ("error", "skip")
     assert words[("repair/alpha/one", "noop")] == ("failed", "fail")
-    assert site.agents == ["model:x", "noop", "oracle"]  # trial directories sort by task
+    assert site.agents == ["oracle", "noop", "model:x"]  # as the run was given them
     assert [t.task for t in site.tasks] == sorted(t.task for t in site.tasks)
     assert all(len(v) == 1 for t in site.tasks for v in t.trials.values())
 
@@ -75,13 +75,13 @@ def test_leaderboard_numbers_per_agent(site):
 
 def test_comparison(site):
     found = comparisons(site, pairs(site.agents))
-    model, noop, oracle = 0, 1, 2
-    c = found[(model, oracle)]  # B = oracle against A = model:x
-    assert (c.overall.tasks, c.overall.only_a, c.overall.only_b) == (4, 0, 2)
+    oracle, noop, model = 0, 1, 2
+    c = found[(oracle, model)]  # B = model:x against A = oracle
+    assert (c.overall.tasks, c.overall.only_a, c.overall.only_b) == (4, 2, 0)
     assert c.overall.p_value == pytest.approx(0.5)  # two discordant tasks: 2 * 0.5**2
-    assert c.overall.difference == pytest.approx(0.5)
+    assert c.overall.difference == pytest.approx(-0.5)
     assert c.overall.ci_low is not None  # small: bootstrapped
-    assert found[(noop, oracle)].only_in_b == ["repair/beta/three"]  # noop errored there
+    assert found[(oracle, noop)].only_in_a == ["repair/beta/three"]  # noop errored there
 
 
 def test_pages(tmp_path, run):
@@ -137,7 +137,7 @@ def test_runs_side_by_side_and_cut_short(tmp_path):
     first, second = make_run(tmp_path / "first"), make_run(tmp_path / "second")
     (second / "run.json").unlink()
     site = load_site([first, second])
-    assert site.agents[:3] == ["first/model:x", "first/noop", "first/oracle"]
+    assert site.agents[:3] == ["first/oracle", "first/noop", "first/model:x"]
     assert len(site.agents) == 6 and len(site.trials) == 24 and len(site.tasks) == 4
     rows = {(r.agent, r.slice): r for r in rates(site)}
     assert rows[("second/oracle", "all")].passed == 4  # never merged with first/oracle's

@@ -39,6 +39,8 @@ def load_site(runs: list[Path], tasks_dir: Path | None = None) -> Site:
     skipped: list[str] = []
     for run in loaded:
         skipped += [f"{run.name}/{s}" for s in run.skipped]
+        # the order the run was given its agents in (run.json), then any other it holds
+        agents += [agent_key(run.name, a, several) for a in run.run.agents or []]
         for rel, result in run.trials:
             key = agent_key(run.name, result.agent, several)
             if key not in agents:
@@ -72,7 +74,7 @@ def load_site(runs: list[Path], tasks_dir: Path | None = None) -> Site:
         task.id = number
     return Site(
         runs=[r.name for r in loaded],
-        agents=agents,
+        agents=[a for a in dict.fromkeys(agents) if any(a in t.trials for t in ordered)],
         tasks=ordered,
         trials=trials,
         skipped=skipped,
