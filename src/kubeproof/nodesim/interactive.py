@@ -77,6 +77,8 @@ def _run(line: bytes, container: Container, run: Callable[[str], shell.Result], 
 def _exit(container: Container, code: int) -> None:
     """sh at EOF: it exits now with `code` (Completed, or Error for a non-zero status)."""
     started = container.started_at or time.time()
+    if container.plan is None:  # not started: nothing to end
+        return
     container.plan = dataclasses.replace(
         container.plan,
         runs_for=max(time.time() - started, 0.0),

@@ -98,7 +98,9 @@ def _strip(name: str, flavour: str, notes: list[str]) -> str:
 
 def create(container, model: ImageModel | None, sources: list[str]) -> tuple[bytes, str, int]:
     """`tar cf - SRC...`: (archive, stderr, exit code)."""
-    flavour, notes, errors = _flavour(model), [], []
+    flavour = _flavour(model)
+    notes: list[str] = []
+    errors: list[str] = []
     seen, known = files(container), dirs(container, model)
     out = io.BytesIO()
     fmt = tarfile.USTAR_FORMAT if flavour == "busybox" else tarfile.GNU_FORMAT
@@ -142,7 +144,8 @@ def _tree(top: str, seen: dict[str, str], known: set[str]) -> list[str]:
 def extract(container, model: ImageModel | None, archive: bytes, directory: str) -> tuple[str, int]:
     """`tar -xmf - [-C DIR]` of `archive`: (stderr, exit code). Members land in the layer;
     one under a read-only mount fails as the image's tar says it does."""
-    flavour, out = _flavour(model), []
+    flavour = _flavour(model)
+    out: list[str] = []
     base = posixpath.normpath(directory if directory.startswith("/") else "/" + directory)
     if base not in dirs(container, model):
         if flavour == "busybox":  # xchdir dies
