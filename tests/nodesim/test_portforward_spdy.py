@@ -6,6 +6,7 @@ workload's HTTP answer, or the kubelet's `error forwarding port` on the error st
 import asyncio
 import struct
 
+import pytest
 from aiohttp import web
 
 from kubeproof.nodesim import portforward, spdy
@@ -93,3 +94,10 @@ def test_a_port_nothing_listens_on_is_the_kubelets_error():
     # httpstream.go portForward: "error forwarding port %d to pod %s, uid %v: %v"
     assert error.decode().startswith(f"error forwarding port 81 to pod {'ab' * 32}, uid : ")
     assert "dial tcp4 127.0.0.1:81: connect: connection refused" in error.decode()
+
+
+def test_a_frame_larger_than_kept_ends_the_session():
+    # hostile input: a data frame announcing 16 MiB is refused, not buffered
+    buffer = bytearray(struct.pack(">II", 1, 0xFFFFFF) + b"x" * 10)
+    with pytest.raises(spdy.ProtocolError):
+        spdy.split(buffer)

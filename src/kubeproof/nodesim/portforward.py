@@ -23,6 +23,7 @@ from aiohttp import web
 from kubeproof.nodesim import spdy
 
 PROTOCOL = "portforward.k8s.io"
+MAX_STREAMS = 1024  # streams one session may hold (each local connection opens two)
 MAX_REQUEST = 64 << 10  # an HTTP request head and body one forwarded connection may send
 # (port) -> whether anything listens; (port, request bytes) -> response bytes
 Listening = Callable[[int], bool]
@@ -115,7 +116,11 @@ class Session:
     def _open(self, stream_id: int, headers: dict[str, str]) -> None:
         kind, request = headers.get("streamtype", ""), headers.get("requestid", "")
         port = int(headers["port"]) if headers.get("port", "").isdigit() else 0
-        if kind not in ("data", "error") or not 0 < port < 65536:
+        if (
+            kind not in ("data", "error")
+            or not 0 < port < 65536
+            or len(self.streams) >= MAX_STREAMS
+        ):
             self._send(spdy.control(spdy.RST_STREAM, 0, struct.pack(">II", stream_id, 1)))
             return
         reply = struct.pack(">I", stream_id) + self.headers.write({})
@@ -140,6 +145,8 @@ class Session:
             self._send(spdy.data(data.id, b"", fin=True))
             self._send(spdy.data(error.id, b"", fin=True))
             self.pairs.pop(data.request, None)
+            self.streams.pop(data.id, None)
+            self.streams.pop(error.id, None)
 
     @staticmethod
     async def _request(stream: Stream) -> bytes:

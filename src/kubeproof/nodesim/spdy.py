@@ -28,6 +28,9 @@ SYN_STREAM, SYN_REPLY, RST_STREAM, SETTINGS, PING, GOAWAY, HEADERS, WINDOW_UPDAT
 FLAG_FIN = 0x01
 MAX_FRAME = 1 << 24  # a 24-bit length
 MAX_HEADER_BLOCK = 64 << 10  # what one header block may inflate to (hostile input)
+# the largest frame read (kubectl's io.Copy writes 32 KiB): a bigger one ends the session
+# rather than being buffered
+MAX_FRAME_TAKEN = 1 << 20
 
 # the SPDY/3 header dictionary (draft section 2.6.10.1), 1423 bytes, adler32 0xe3c6a7c2,
 # stored deflated
@@ -59,6 +62,8 @@ def split(buffer: bytearray) -> Frame | None:
         return None
     first, second = struct.unpack(">II", buffer[:8])
     length = second & 0xFFFFFF
+    if length > MAX_FRAME_TAKEN:
+        raise ProtocolError(f"a {length}-byte frame")
     if len(buffer) < 8 + length:
         return None
     body = bytes(buffer[8 : 8 + length])
