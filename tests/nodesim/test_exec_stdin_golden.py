@@ -11,7 +11,11 @@ from kubeproof.nodesim import catalog as catalog_mod
 from kubeproof.nodesim import shell
 from kubeproof.nodesim.pod import PodRuntime
 
-BUSYBOX = {"docker.io/library/busybox:1.36", "docker.io/library/nginx:1.27"}
+BUSYBOX = {
+    "docker.io/library/busybox:1.36",
+    "docker.io/library/nginx:1.27",
+    "docker.io/library/nginx:1.27-alpine",
+}
 
 
 def _running(spec: dict, objects: list[dict] | None = None) -> PodRuntime:
@@ -128,3 +132,14 @@ def test_a_restart_starts_from_the_image_again():
     assert shell.run(["cat", "/tmp/a"], app, "p", model=MODEL).code == 0
     app.container_id = "another-run"  # a new runtime container has a fresh writable layer
     assert shell.run(["cat", "/tmp/a"], app, "p", model=MODEL).code == 1
+
+
+def test_an_alpine_image_words_it_as_busybox_tar():
+    spec = {"containers": [{"name": "web", "image": "nginx:1.27-alpine"}]}
+    app = _running(spec).app[0]
+    model = catalog_mod.shipped().resolve("nginx:1.27-alpine")[2]
+    got = shell.run(["tar", "cf", "-", "/srv/none"], app, "p", model=model)
+    assert (got.code, got.stderr.splitlines()[0]) == (
+        1,
+        "tar: /srv/none: No such file or directory",
+    )

@@ -81,8 +81,13 @@ def has_tar(model: ImageModel | None) -> bool:
     return model is None or model.executables is None or "tar" in model.executables
 
 
-def _flavour(model: ImageModel | None) -> str:
-    return "busybox" if model is not None and model.shell == "busybox" else "gnu"
+def _flavour(container, model: ImageModel | None) -> str:
+    """busybox's tar in busybox and Alpine images (Alpine's tar is busybox's applet), GNU
+    tar in the Debian-based ones."""
+    tag = container.image.rsplit("/", 1)[-1].partition(":")[2]
+    if (model is not None and model.shell == "busybox") or "alpine" in tag:
+        return "busybox"
+    return "gnu"
 
 
 def _strip(name: str, flavour: str, notes: list[str]) -> str:
@@ -98,7 +103,7 @@ def _strip(name: str, flavour: str, notes: list[str]) -> str:
 
 def create(container, model: ImageModel | None, sources: list[str]) -> tuple[bytes, str, int]:
     """`tar cf - SRC...`: (archive, stderr, exit code)."""
-    flavour = _flavour(model)
+    flavour = _flavour(container, model)
     notes: list[str] = []
     errors: list[str] = []
     seen, known = files(container), dirs(container, model)
@@ -144,7 +149,7 @@ def _tree(top: str, seen: dict[str, str], known: set[str]) -> list[str]:
 def extract(container, model: ImageModel | None, archive: bytes, directory: str) -> tuple[str, int]:
     """`tar -xmf - [-C DIR]` of `archive`: (stderr, exit code). Members land in the layer;
     one under a read-only mount fails as the image's tar says it does."""
-    flavour = _flavour(model)
+    flavour = _flavour(container, model)
     out: list[str] = []
     base = posixpath.normpath(directory if directory.startswith("/") else "/" + directory)
     if base not in dirs(container, model):
