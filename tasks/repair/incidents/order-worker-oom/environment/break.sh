@@ -14,6 +14,10 @@ kubectl -n orders annotate deployment worker --overwrite \
 kubectl -n orders patch deployment worker --type=json -p '[
   {"op": "replace", "path": "/spec/template/spec/containers/0/resources/requests/memory", "value": "256Mi"},
   {"op": "replace", "path": "/spec/template/spec/containers/0/resources/limits/memory", "value": "256Mi"}]'
+# the quota comes once the squeezed workers exist: a ResourceQuota whose usage the quota
+# controller has not yet counted refuses every new pod ("status unknown for quota"), and
+# the ReplicaSet controller backs off exponentially — the new workers could take minutes
+kubectl -n orders wait deployment/worker --for=jsonpath='{.status.updatedReplicas}'=2 --timeout=90s
 kubectl apply -f - <<'YAML'
 apiVersion: v1
 kind: ResourceQuota
