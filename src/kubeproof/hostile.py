@@ -379,9 +379,9 @@ def json_depth(text: str) -> int:
     return deepest
 
 
-class _Loader(yaml.SafeLoader):
+class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
     """safe_load, composed first so that depth and alias expansion are checked before any
-    Python object is built."""
+    Python object is built (by libyaml when PyYAML has it: ten times faster)."""
 
 
 def _expanded(node: yaml.Node, depth: int, limits: tuple[int, int], memo: dict[int, int]) -> int:
