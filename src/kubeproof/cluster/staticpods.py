@@ -40,7 +40,7 @@ _DIR = "DirectoryOrCreate"
 _FILE = "FileOrCreate"
 
 
-def _kubeadm_paths(layout: Layout) -> list[tuple[str, str]]:
+def kubeadm_paths(layout: Layout) -> list[tuple[str, str]]:
     """Where this cluster keeps a file → where kubeadm keeps it; most specific first."""
     return [
         (str(layout.kubeconfig("controller-manager")), f"{KUBERNETES_DIR}/controller-manager.conf"),
@@ -54,7 +54,7 @@ def _kubeadm_paths(layout: Layout) -> list[tuple[str, str]]:
 def command(component: Component, layout: Layout) -> list[str]:
     """The component's command line as its static pod shows it: the program's name, then
     its flags sorted by name, paths where kubeadm keeps them."""
-    paths = _kubeadm_paths(layout)
+    paths = kubeadm_paths(layout)
     flags = []
     for arg in component.argv[1:]:
         for ours, theirs in paths:
