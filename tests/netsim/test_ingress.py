@@ -221,8 +221,8 @@ def _tools(net: Network, me: str) -> shell.Net:
     def get(url, host):
         answer = request(net, me, url, host)
         if answer.status is None:
-            return answer.verdict.code, None, None
-        return None, answer.status, answer.body
+            return answer.verdict.code, None, None, ""
+        return None, answer.status, answer.body, answer.reason
 
     return shell.Net(lambda w: net.connect(me, w).code, lambda n: net.lookup(me, n), get)
 

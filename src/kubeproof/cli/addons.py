@@ -1,6 +1,7 @@
 """`kubeproof cluster addons`: optional system workloads installed on request (never by
 default): the ingress-nginx controller (cluster/ingressnginx.py) and the local-path
-dynamic volume provisioner with its default StorageClass (cluster/localpath.py)."""
+dynamic volume provisioner with its default StorageClass (cluster/localpath.py) and k3s's
+bundled Traefik (cluster/traefik.py)."""
 
 import typer
 
@@ -20,7 +21,7 @@ def _addon(name: str):
 
 @app.command()
 def install(
-    addon: str = typer.Argument(..., help="Addon name: ingress-nginx or local-path."),
+    addon: str = typer.Argument(..., help="Addon name: ingress-nginx, local-path or traefik."),
     cluster: str = typer.Option(..., "--cluster", "-c", help="Embedded cluster name."),
 ) -> None:
     """Create the addon's objects in CLUSTER (ones that exist are left as they are)."""
@@ -35,7 +36,7 @@ def install(
 
 @app.command()
 def manifest(
-    addon: str = typer.Argument(..., help="Addon name: ingress-nginx or local-path."),
+    addon: str = typer.Argument(..., help="Addon name: ingress-nginx, local-path or traefik."),
 ) -> None:
     """Print the addon's manifest, for `kubectl apply -f -` or a task's environment/setup."""
     typer.echo(_addon(addon).MANIFEST.lstrip("\n"), nl=False)

@@ -270,14 +270,14 @@ def create_missing(client: Client, objs: list) -> list[str]:
 
 
 # the optional addons (`kubeproof cluster addons`, a task's `addons:`), by name
-OPTIONAL = ("ingress-nginx", "local-path")
+OPTIONAL = ("ingress-nginx", "local-path", "traefik")
 
 
 def optional(name: str):
     """The module of an optional addon: its MANIFEST and install(client)."""
-    from kubeproof.cluster import ingressnginx, localpath
+    from kubeproof.cluster import ingressnginx, localpath, traefik
 
-    modules = {"ingress-nginx": ingressnginx, "local-path": localpath}
+    modules = {"ingress-nginx": ingressnginx, "local-path": localpath, "traefik": traefik}
     if name not in modules:
         raise KubeproofError(f"unknown addon {name!r} (known: {', '.join(OPTIONAL)})")
     return modules[name]

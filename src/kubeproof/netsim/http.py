@@ -1,7 +1,9 @@
 """An HTTP request from a pod, as far as the network decides it: the TCP connection as
-`Network.connect` judges it, and when it lands on an ingress-nginx controller, the
-controller's routing (ingress.py) and its answers of its own — 404 from its default
-backend, 503 with no endpoints, 502/504 when the upstream refuses or times out.
+`Network.connect` judges it, and when it lands on an ingress controller, the controller's
+routing and its answers of its own. ingress-nginx (ingress.py): 404 from its default
+backend, 503 with no endpoints, 502/504 when the upstream refuses or times out. Traefik
+(traefik.py): 404 `404 page not found` without a router, 503 `no available server`, 502 `Bad
+Gateway`, 504, and /ping on its internal entry point.
 
 Sources (ingress-nginx v1.15.1): rootfs/etc/nginx/template/nginx.tmpl:669-680 (the default
 server: `return 404`, used when no --default-backend-service is configured), rootfs/etc/
@@ -16,12 +18,23 @@ and ngx_http_error_tail with server_tokens off), lines ending CRLF."""
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-from kubeproof.netsim import ingress
+from kubeproof.netsim import ingress, traefik
 from kubeproof.netsim.connect import Network, Verdict
 from kubeproof.netsim.objects import Pod
 from kubeproof.netsim.services import endpoints, service_port
 
 CONTROLLER_IMAGE = "registry.k8s.io/ingress-nginx/controller"
+# the repositories of Traefik's image: k3s's mirror and the Docker Hub library's
+TRAEFIK_IMAGES = ("rancher/mirrored-library-traefik", "traefik", "library/traefik")
+# Go's net/http StatusText, which Traefik's answers carry
+GO_REASONS = {
+    200: "OK",
+    400: "Bad Request",
+    404: "Not Found",
+    502: "Bad Gateway",
+    503: "Service Unavailable",
+    504: "Gateway Timeout",
+}
 
 REASONS = {
     404: "Not Found",
@@ -46,10 +59,14 @@ class Answer:
     verdict: Verdict  # the TCP connection from the client
     body: str | None = None  # None with 200: the backend's own answer
     steps: list[str] = field(default_factory=list)
-    upstream: str | None = None  # ns/pod:port the controller proxied to
+    upstream: str | None = None  # ns/pod:port that answered (the backend, via a controller)
+    phrase: str | None = None  # the status line's reason phrase, when not nginx's
+    path: str = "/"  # the path the upstream was asked for
 
     @property
     def reason(self) -> str:
+        if self.phrase is not None:
+            return self.phrase
         return "OK" if self.status == 200 else REASONS.get(self.status or 0, "")
 
     def explain(self) -> str:
@@ -74,18 +91,33 @@ def controller_of(pod: Pod) -> ingress.Controller | None:
     return None
 
 
-def served_ingresses(net: Network, controller: ingress.Controller) -> list[dict]:
-    """The Ingresses of this controller's class. Objects without a uid never went through
+def traefik_of(pod: Pod) -> traefik.Config | None:
+    """The Traefik a pod runs (its container of a Traefik image, its static flags)."""
+    for container in pod.obj["spec"].get("containers") or []:
+        image = (container.get("image") or "").split("@", 1)[0]
+        repo = image.rsplit(":", 1)[0] if ":" in image.rsplit("/", 1)[-1] else image
+        if repo.removeprefix("docker.io/") in TRAEFIK_IMAGES:
+            return traefik.Config.from_args(
+                (container.get("command") or []) + (container.get("args") or [])
+            )
+    return None
+
+
+def _admitted(net: Network) -> list[dict]:
+    """The Ingresses as the apiserver stores them. Objects without a uid never went through
     an apiserver (manifests from files): the default class is filled in as admission
     would."""
     classes = net.objects.ingress_classes
-    out = []
-    for ing in net.objects.ingresses:
-        if not ing["metadata"].get("uid"):
-            ing = ingress.admit(ing, classes)
-        if ingress.served(controller, ing, classes):
-            out.append(ing)
-    return out
+    return [
+        ing if ing["metadata"].get("uid") else ingress.admit(ing, classes)
+        for ing in net.objects.ingresses
+    ]
+
+
+def served_ingresses(net: Network, controller: ingress.Controller) -> list[dict]:
+    """The Ingresses of this ingress-nginx controller's class."""
+    classes = net.objects.ingress_classes
+    return [i for i in _admitted(net) if ingress.served(controller, i, classes)]
 
 
 def request(net: Network, source: str | Pod, url: str, host: str | None = None) -> Answer:
@@ -97,16 +129,22 @@ def request(net: Network, source: str | Pod, url: str, host: str | None = None) 
         return Answer(None, verdict)
     reached = sorted(verdict.endpoints)
     pod = net.objects.pods.get(reached[0].split(":", 1)[0]) if reached else None
-    controller = controller_of(pod) if pod is not None else None
-    if controller is None:
-        return Answer(200, verdict)
     path = parts.path or "/"
     header = host or parts.netloc
+    config = traefik_of(pod) if pod is not None else None
+    if pod is not None and config is not None:
+        entry = int(reached[0].rsplit(":", 1)[1].split("/", 1)[0])  # ns/pod:port/TCP
+        return _traefik(net, pod, config, entry, parts.scheme, header, path, verdict)
+    controller = controller_of(pod) if pod is not None else None
+    if controller is None:
+        return Answer(200, verdict, upstream=reached[0] if reached else None, path=path)
     backend = ingress.route(served_ingresses(net, controller), header, path)
     if backend is None:
         step = f"ingress-nginx {pod.key}: no rule for host {header} path {path}: default backend"
         return Answer(404, verdict, nginx_page(404), [step])
-    return _proxy(net, pod, backend, verdict)
+    answer = _proxy(net, pod, backend, verdict)
+    answer.path = path  # what the backend is asked for
+    return answer
 
 
 def _proxy(net: Network, controller: Pod, backend: ingress.Backend, verdict: Verdict) -> Answer:
@@ -132,3 +170,49 @@ def _proxy(net: Network, controller: Pod, backend: ingress.Backend, verdict: Ver
         return Answer(200, verdict, None, steps, sorted(upstream.endpoints)[0])
     status = 502 if upstream.code == "not-listening" else 504
     return Answer(status, verdict, nginx_page(status), steps)
+
+
+def _traefik(
+    net: Network,
+    pod: Pod,
+    config: traefik.Config,
+    port: int,
+    scheme: str,
+    host: str,
+    path: str,
+    verdict: Verdict,
+) -> Answer:
+    """What Traefik answers on the entry point listening on `port` (netsim/traefik.py)."""
+    entry = config.entry_points.get(port)
+    where = f"traefik {pod.key} entry point {entry.name if entry else port}"
+
+    def own(status: int, body: str, step: str) -> Answer:
+        return Answer(status, verdict, body, [f"{where}: {step}"], phrase=GO_REASONS[status])
+
+    if entry is not None and entry.tls and scheme != "https":
+        # net/http's server answering a plain request on a TLS listener (server.go)
+        return own(400, "Client sent an HTTP request to an HTTPS server.\n", "plain HTTP on TLS")
+    if entry is None or entry.name == traefik.INTERNAL_ENTRY_POINT:
+        if config.ping and path == "/ping":
+            return own(200, "OK", "ping@internal")
+        return own(404, traefik.NOT_FOUND, f"no router for {path}")
+    found, _ = traefik.routers(
+        config,
+        net.objects,
+        [i for i in _admitted(net) if traefik.served(config, i, net.objects.ingress_classes)],
+    )
+    router = traefik.match(config, found, host, path)
+    if router is None:
+        return own(404, traefik.NOT_FOUND, f"no router matches host {host} path {path}")
+    name = f"{router.namespace}/{router.service}"
+    step = f"ingress {router.ingress}: router `{router.rule}` -> service {name}:{router.port}"
+    if not router.servers:
+        return own(503, traefik.NO_SERVER, f"{step}: no server")
+    # Traefik proxies from its own pod to the endpoints' addresses (no retry by default)
+    upstream = net._to_pods(pod, list(router.servers), "TCP", [])
+    steps = [step, *upstream.steps]
+    if upstream.endpoints:
+        first = sorted(upstream.endpoints)[0]
+        return Answer(200, verdict, None, steps, first, GO_REASONS[200], path)
+    status = 502 if upstream.code == "not-listening" else 504
+    return Answer(status, verdict, GO_REASONS[status], steps, phrase=GO_REASONS[status])

@@ -280,6 +280,7 @@ class ImageModel(_Model):
     workdir: str = "/"  # the image's WORKDIR: where exec runs
     ports: list[Port] = Field(default_factory=list)
     health: list[str] = Field(default_factory=list)  # HTTP paths that answer 200
+    pages: dict[str, str] = Field(default_factory=dict)  # path → body GET answers (pages.py)
     startup_seconds: float = 0.5
     memory: str = "32Mi"  # working set
     cpu: str = "5m"

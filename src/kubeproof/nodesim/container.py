@@ -190,7 +190,7 @@ class Container(ImagePulling):
         self.probe_state = {}
         self.failing = self._failing_logged = None
         self.api_checked_at = 0.0
-        self.logs += [(now, line) for line in self.plan.logs]
+        self.logs += [(now, formats.stamp(line, now)) for line in self.plan.logs]
         # the status shows it running once the PLEG relists; one that exits first is seen
         # exited (and was never Running or Ready)
         self.seen_at = now + PLEG_RELIST  # not scaled: model run times are not either

@@ -4,6 +4,7 @@ start-up lines may quote the file (`{sha512:/path}`: the SHA-512 CoreDNS logs fo
 format may also be re-read while the process runs (a Corefile with `reload`)."""
 
 import re
+import time
 
 from kubeproof.netsim import corefile
 from kubeproof.nodesim.corefilereload import CorefileReload
@@ -24,6 +25,15 @@ def error(need, files: dict[str, str]) -> str | None:
 
 def render(lines: list[str], files: dict[str, str]) -> list[str]:
     return [_SHA512.sub(lambda m: corefile.sha512(files.get(m[1], "")), line) for line in lines]
+
+
+def stamp(line: str, at: float) -> str:
+    """`{rfc3339}` in a log line: the time it is written, as Go's time.RFC3339 prints a UTC
+    time (`2006-01-02T15:04:05Z`), for programs whose log writer prefixes it (zerolog's
+    ConsoleWriter, Traefik)."""
+    if "{rfc3339}" not in line:
+        return line
+    return line.replace("{rfc3339}", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(at)))
 
 
 def reloader(model, files, at: float, timing: Timing, seed: str) -> CorefileReload | None:

@@ -27,6 +27,7 @@ from kubeproof.nodesim import (
     localpath,
     localstorage,
     metrics,
+    pages,
     realshell,
     shell,
     staticpods,
@@ -440,13 +441,33 @@ class Kubelet:
             verdict = net.connect(me, where)
             return None if verdict.allowed else verdict.code
 
-        def get(url: str, host: str | None) -> tuple[str | None, int | None, str | None]:
+        def get(url: str, host: str | None) -> tuple[str | None, int | None, str | None, str]:
             answer = nethttp.request(net, me, url, host)  # through an ingress controller too
             if answer.status is None:
-                return answer.verdict.code, None, None
-            return None, answer.status, answer.body
+                return answer.verdict.code, None, None, ""
+            if answer.status == 200 and answer.body is None and answer.upstream:
+                page = self.page(answer.upstream, answer.path)
+                if page is not None:
+                    return None, page.status, page.body, page.reason
+            return None, answer.status, answer.body, answer.reason
 
         return shell.Net(connect, lambda name: net.lookup(me, name), get)
+
+    def page(self, upstream: str, path: str) -> pages.Page | None:
+        """What the server behind `upstream` (ns/pod:port/TCP) answers GET `path`, if
+        its model knows (nodesim/pages.py)."""
+        where, _, port = upstream.split("/TCP", 1)[0].rpartition(":")
+        namespace, _, name = where.partition("/")
+        rt = self.find_pod(namespace, name)
+        if rt is None or not port.isdigit():
+            return None
+        for container in rt.app:
+            model = container.model or self.catalog.resolve(container.image)[2]
+            if container.stage != "running" or model is None:
+                continue
+            if any(p.container_port == int(port) for p in model.ports):
+                return pages.served(container, model, self.catalog.servers, int(port), path)
+        return None
 
     def _loaded_corefile(self, pod: NetPod) -> str | None:
         """The Corefile a CoreDNS pod's running process has loaded (nodesim/corefilereload.py):

@@ -341,8 +341,10 @@ class KubeletServer:
                 None,
             )
             # what the workload's HTTP model answers an in-cluster client (shell.py's wget)
-            _, status, body = (
-                net.http(f"http://{pod.ip}:{port}{path}", host) if net.http else (None, 200, None)
+            _, status, body, _ = (
+                net.http(f"http://{pod.ip}:{port}{path}", host)
+                if net.http
+                else (None, 200, None, "OK")
             )
             return portforward.http_response(status or 200, body if body is not None else "ok\n")
 

@@ -38,6 +38,11 @@ class ServerRule(BaseModel):
         None, description="a flag without which it forks to the background and exits 0"
     )
     http: bool = Field(False, description="serves HTTP: GET / answers 200")
+    root_options: list[str] = Field(
+        default_factory=list,
+        description="options naming the directory it serves files from (a static file "
+        "server; its default is the working directory): what GET answers (nodesim/pages.py)",
+    )
 
 
 class Server(BaseModel):
@@ -114,12 +119,10 @@ def recognise(rules: list[ServerRule], argv: list[str]) -> Server | None:
     return None
 
 
-def in_script(rules: list[ServerRule], text: str) -> Server | None:
-    """A server a shell script starts as one of its simple commands (`exec httpd -f -p
-    8080`, `nc -lk -p 9000 &`); the first one found. A script run for real cannot open a
-    port outside its sandbox (runbox.py), so its listening port is read from its text."""
+def _statements(text: str):
+    """The simple commands of a script, as words, `exec`/`nohup`/`command` dropped."""
     if len(text) > MAX_SCRIPT:
-        return None
+        return
     for statement in re.split(r"[;&|\n]+|\b(?:then|do|else)\b", text):
         try:
             words = shlex.split(statement)
@@ -127,6 +130,33 @@ def in_script(rules: list[ServerRule], text: str) -> Server | None:
             continue
         while words and words[0] in ("exec", "nohup", "command"):
             words = words[1:]
+        yield words
+
+
+def document_root(
+    rules: list[ServerRule], argv: list[str], script: str | None, port: int
+) -> str | None:
+    """The directory the static file server listening on `port` serves (as written; "."
+    when its command names none), or None when no such server is started by `argv` or,
+    for a shell, its `script`."""
+    for words in _statements(script) if script is not None else [argv]:
+        for rule in rules:
+            args = _matches(rule, words)
+            if args is None or not rule.root_options:
+                continue
+            found = recognise([rule], words)
+            if found is None or found.port != port:
+                continue
+            options, _ = _options(rule, args)  # root options are among `valued`
+            return next((options[o] for o in rule.root_options if options.get(o)), ".")
+    return None
+
+
+def in_script(rules: list[ServerRule], text: str) -> Server | None:
+    """A server a shell script starts as one of its simple commands (`exec httpd -f -p
+    8080`, `nc -lk -p 9000 &`); the first one found. A script run for real cannot open a
+    port outside its sandbox (runbox.py), so its listening port is read from its text."""
+    for words in _statements(text):
         if (found := recognise(rules, words)) is not None:
             # a server started inside a script stays up while the script goes on
             return Server(port=found.port, http=found.http, foreground=True)

@@ -34,8 +34,9 @@ class Net:
     # name -> ("ok", addresses), ("nxdomain", []) or ("timeout", []): no DNS server answers
     lookup: Callable[[str], tuple[str, list[str]]]
     # GET url with a Host header (None: the URL's) -> (netsim verdict code or None, HTTP
-    # status, body); a status other than 200 comes from an ingress controller (netsim/http.py)
-    http: Callable[[str, str | None], tuple[str | None, int | None, str | None]] | None = None
+    # status, body, reason phrase); a status other than 200 comes from an ingress
+    # controller (netsim/http.py), whose status line's phrase is its own
+    http: Callable[[str, str | None], tuple[str | None, int | None, str | None, str]] | None = None
 
 
 # options of busybox wget and curl that take a value (so it is not read as the URL)
@@ -58,12 +59,6 @@ VALUED = {
         "--output",
         "--write-out",
     },
-}
-HTTP_REASONS = {
-    404: "Not Found",
-    502: "Bad Gateway",
-    503: "Service Temporarily Unavailable",
-    504: "Gateway Time-out",
 }
 
 
@@ -325,13 +320,13 @@ def _network(name: str, args: list[str], net: Net) -> Result:
     if not urls:
         return Result(stderr=f"{name}: missing URL\n", code=1)
     host, where = _url_target(urls[-1])
-    status, body = 200, None
+    status, body, reason = 200, None, "OK"
     if net.http is not None:
-        code, status, body = net.http(urls[-1], header_host)
+        code, status, body, reason = net.http(urls[-1], header_host)
     else:
         code = net.connect(where)
     if code is None and status != 200:
-        return _http_error(name, status or 0, body or "", where, flags)
+        return _http_error(name, status or 0, body or "", where, flags, reason)
     if name == "curl":
         if code is None:
             return Result(body if body is not None else "ok\n")
@@ -360,7 +355,9 @@ def _network(name: str, args: list[str], net: Net) -> Result:
     return Result(stderr=f"Connecting to {where}\nwget: download timed out\n", code=1)
 
 
-def _http_error(name: str, status: int, body: str, where: str, flags: set[str]) -> Result:
+def _http_error(
+    name: str, status: int, body: str, where: str, flags: set[str], reason: str
+) -> Result:
     """An HTTP error status (from an ingress controller). busybox wget stops with `server
     returned error: <status line>` (networking/wget.c, the default: case after reading the
     status line), printing `Connecting to` first unless -q; curl prints the page and exits
@@ -372,7 +369,6 @@ def _http_error(name: str, status: int, body: str, where: str, flags: set[str]) 
             )
         return Result(body)
     connecting = "" if "-q" in flags or "--quiet" in flags else f"Connecting to {where}\n"
-    reason = HTTP_REASONS.get(status, "")
     return Result(
         stderr=f"{connecting}wget: server returned error: HTTP/1.1 {status} {reason}\n", code=1
     )

@@ -79,12 +79,13 @@ class Kubeproof(_Strict):
     # controllers that act on a period, like the HPA's)
     settle_sec: float = Field(4, gt=0, le=120)
     nodes: Nodes = Field(default_factory=Nodes)
-    addons: list[Literal["ingress-nginx", "local-path"]] = Field(
+    addons: list[Literal["ingress-nginx", "local-path", "traefik"]] = Field(
         default_factory=list,
         description="Optional addons installed before the setup manifests (`kubeproof "
-        "cluster addons`): ingress-nginx's controller and IngressClass `nginx`, or "
+        "cluster addons`): ingress-nginx's controller and IngressClass `nginx`, "
         "local-path-provisioner with the default StorageClass `local-path` (k3s's and kind's "
-        "dynamic provisioner). Part of the baseline.",
+        "dynamic provisioner), or k3s's bundled Traefik in kube-system with the default "
+        "IngressClass `traefik`. Part of the baseline.",
     )
     permissions: list[Permission] = Field(default_factory=list)
     root_causes: list[RootCause] = Field(default_factory=list)
