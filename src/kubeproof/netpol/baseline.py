@@ -70,7 +70,7 @@ def _ingress(topology: Topology, app: App) -> list[dict]:
     return rules
 
 
-def _egress(topology: Topology, app: App) -> list[dict]:
+def egress_rules(topology: Topology, app: App) -> list[dict]:
     """One rule per callee app, on the (non-public) ports any of the app's workloads call."""
     called: dict[str, tuple[App, set[Port]]] = {}
     for w in topology.workloads():
@@ -93,7 +93,7 @@ def _egress(topology: Topology, app: App) -> list[dict]:
 def _per_app(topology: Topology, app: App, deny: bool) -> dict | None:
     ingress = _ingress(topology, app) if app.ports else []
     open_egress: list[dict] = [{}] if topology.open_egress else []
-    egress = _egress(topology, app) if deny else open_egress
+    egress = egress_rules(topology, app) if deny else open_egress
     spec: dict = {"podSelector": {"matchLabels": {"app": app.name}}, "policyTypes": []}
     if ingress or (app.ports and not deny):
         spec["policyTypes"].append("Ingress")
