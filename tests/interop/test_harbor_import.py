@@ -82,8 +82,14 @@ def test_a_harbor_task_becomes_a_kubeproof_task(tmp_path):
     ("edit", "reason"),
     [
         (
-            lambda src: _sub(src / "environment/docker-compose.yaml", TRAEFIK, ""),
-            "needs traefik (k3s's bundled ingress controller)",
+            lambda src: (
+                _sub(src / "environment/docker-compose.yaml", TRAEFIK, ""),
+                (src / "environment/workspace/bootstrap/route.yaml").write_text(
+                    "apiVersion: traefik.io/v1alpha1\nkind: IngressRoute\n"
+                    "metadata: {name: web, namespace: shop}\n"
+                ),
+            ),
+            "needs Traefik's custom resources (IngressRoute, Middleware, …)",
         ),
         (
             lambda src: _sub(src / "task.toml", "gpus = 0", "gpus = 1"),
@@ -129,17 +135,17 @@ def _sub(path: Path, old: str, new: str) -> None:
 def test_the_cli_counts_imports_and_refusals(tmp_path):
     dataset = tmp_path / "harbor"
     src = _copy(tmp_path)
-    refused = dataset / "needs-traefik"
+    refused = dataset / "needs-gpu"
     shutil.copytree(src, refused)
-    _sub(refused / "environment/docker-compose.yaml", TRAEFIK, "")
+    _sub(refused / "task.toml", "gpus = 0", "gpus = 1")
     out = tmp_path / "out"
     result = run_cli("tasks", "import", "harbor", str(dataset), "--out", str(out), "-o", "json")
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     assert (data["imported"], data["refused"]) == (1, 1)
-    assert data["reasons"] == {"needs traefik (k3s's bundled ingress controller)": 1}
+    assert data["reasons"] == {"needs a GPU ([environment] gpus > 0)": 1}
     text = run_cli("tasks", "import", "harbor", str(dataset), "--out", str(out)).stdout
-    assert "1 of 2 imported, 1 refused" in text and "1: needs traefik" in text
+    assert "1 of 2 imported, 1 refused" in text and "1: needs a GPU" in text
     lint = run_cli("tasks", "lint", str(out / src.name))
     assert lint.returncode == 0, lint.stdout + lint.stderr
 
@@ -252,6 +258,14 @@ def test_k3s_local_path_provisioner_becomes_an_addon_when_a_claim_needs_it(
         )
     result = import_task(src, tmp_path / "out")
     assert load(Path(result.out)).spec.kubeproof.addons == expected
+
+
+def test_k3s_traefik_becomes_an_addon_unless_disabled(tmp_path):
+    src = _copy(tmp_path)
+    assert load(Path(import_task(src, tmp_path / "out").out)).spec.kubeproof.addons == []
+    _sub(src / "environment/docker-compose.yaml", TRAEFIK, "")
+    result = import_task(src, tmp_path / "out")
+    assert load(Path(result.out)).spec.kubeproof.addons == ["traefik"]
 
 
 def test_a_kubectl_loop_with_its_own_account_is_a_task_controller(tmp_path):

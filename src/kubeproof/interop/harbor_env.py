@@ -190,9 +190,7 @@ def read_environment(env_dir: Path, gpus: int) -> Environment:
             raise Refusal("needs kind (a kind cluster's own config is not read yet)")
         server = not args or args[0] == "server"
         disabled = {d for v in _flags(args, "disable") for d in v.split(",")}
-        if server and "traefik" not in disabled:
-            raise Refusal("needs traefik (k3s's bundled ingress controller)")
-        if server:
+        if server:  # a server without --disable=traefik runs it (the traefik addon)
             off |= disabled
         nodes.append(_node(name, args, server))
     if not nodes:

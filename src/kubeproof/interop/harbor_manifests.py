@@ -77,10 +77,24 @@ def agent_rbac(docs: list[dict], account: str) -> str:
     return f"the agent acts as {account}: " + ("; ".join(bound) or "no RBAC bound")
 
 
+# API groups of Traefik's own resources (IngressRoute, Middleware …: the traefik-crd chart),
+# which the traefik addon does not install
+TRAEFIK_GROUPS = ("traefik.io/", "traefik.containo.us/")
+
+
 def addons(env: Environment, docs: list[dict]) -> list[str]:
-    """k3s's packaged pieces a task relies on, as kubeproof's optional addons: its
-    local-path provisioner (the default StorageClass) when a claim needs a class, unless
-    the server ran with `--disable=local-storage`."""
+    """k3s's packaged pieces a task relies on, as kubeproof's optional addons: Traefik
+    unless a server ran with `--disable=traefik` (a Refusal when the manifests use
+    Traefik's own resources), and the local-path provisioner (the default StorageClass)
+    when a claim needs a class, unless the server ran with `--disable=local-storage`."""
+    runs_traefik = any(n.server for n in env.nodes) and "traefik" not in env.disabled
+    found = ["traefik"] if runs_traefik else []
+    if found and any(str(d.get("apiVersion", "")).startswith(TRAEFIK_GROUPS) for d in docs):
+        raise Refusal("needs Traefik's custom resources (IngressRoute, Middleware, …)")
+    return found + _local_path(env, docs)
+
+
+def _local_path(env: Environment, docs: list[dict]) -> list[str]:
     if "local-storage" in env.disabled:
         return []
     claims = [d.get("spec") or {} for d in docs if d.get("kind") == "PersistentVolumeClaim"]
