@@ -25,6 +25,7 @@ from kubeproof.cli import (
     runs,
     setup,
     tasks,
+    tasks_generate,
 )
 from kubeproof.cli.output import err
 from kubeproof.errors import KubeproofError
@@ -41,6 +42,8 @@ app = typer.Typer(
 app.add_typer(cluster.app, name="cluster")
 app.add_typer(net.app, name="net")
 app.add_typer(tasks.app, name="tasks")
+tasks.app.command("generate")(tasks_generate.generate)
+tasks.app.command("suites")(tasks_generate.suites_)
 app.add_typer(evidence.app, name="evidence")
 app.add_typer(agents.app, name="agents")
 app.add_typer(runs.app, name="runs")

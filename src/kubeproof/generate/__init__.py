@@ -1,0 +1,5 @@
+"""The generate track: tasks made by seeded parametric templates (KubeBench's and
+CloudEval-YAML's kind of task, judged more strictly), and the stages that judge an answer.
+docs/generate.md describes the track; this package holds the task model (model.py), the
+templates (templates/), the mutants (mutants.py), the suites (suites.py), S0 (extract.py),
+S1 (schema.py) and the typed checks judged over objects (checks.py, rbac.py)."""

@@ -1,0 +1,207 @@
+"""The generated task: what a generator writes for one (type, tier, operation, seed) and what
+the staged evaluation reads. The format is specified in docs/generate.md."""
+
+from enum import StrEnum
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+SCHEMA_VERSION = 1
+# in every task file, so a model trained on published tasks can be caught reciting it
+CANARY = "kubeproof-generate canary ddf661d8-d895-416c-9da4-e164a866d075"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Tier(StrEnum):
+    easy = "easy"
+    intermediate = "intermediate"
+    advanced = "advanced"
+
+
+class Operation(StrEnum):
+    """CREATE is generated today; the others are reserved so task files need no new field."""
+
+    create = "create"
+    update = "update"
+    delete = "delete"
+    command = "command"
+
+
+class Stage(StrEnum):
+    """The stages an answer passes in order; a mutant names the first it must fail."""
+
+    s0_extract = "S0"
+    s1_schema = "S1"
+    s2_apply = "S2"
+    s3_objects = "S3"
+    s4_checks = "S4"
+
+
+class ObjectRef(_Strict):
+    """One object by identity (`namespace` None for cluster-scoped kinds)."""
+
+    api_version: str = Field(description="apiVersion, e.g. rbac.authorization.k8s.io/v1.")
+    kind: str = Field(description="Kind, e.g. Role.")
+    name: str = Field(description="metadata.name.")
+    namespace: str | None = Field(None, description="metadata.namespace; None if cluster-scoped.")
+
+
+class Prompts(_Strict):
+    """The three wordings of one task (CloudEval-YAML's original/simplified practice plus the
+    terse form operators type into chat)."""
+
+    full: str = Field(description="The full description with the scenario's context.")
+    simplified: str = Field(description="The same request, shorter and plainer.")
+    terse: str = Field(description="Operator shorthand (ns, sa, cm, rb), one or two lines.")
+
+
+class Rule(_Strict):
+    """A PolicyRule of the evaluation identity, in the API's own field names."""
+
+    apiGroups: list[str] = Field(description="API groups; '' is the core group.")
+    resources: list[str] = Field(description="Resources (plural, lower case).")
+    verbs: list[str] = Field(description="Verbs granted.")
+
+
+class EvaluationIdentity(_Strict):
+    """The restricted ServiceAccount the answer is applied as (S2). Kubernetes refuses a Role
+    that grants what its creator lacks unless the creator holds `escalate`, and a binding to
+    such a role unless it holds `bind`; so whether it holds them decides what S2 accepts."""
+
+    profile: Literal["escalate-allowed", "restricted"] = Field(
+        description="escalate-allowed: may write any well-formed RBAC; restricted: may not "
+        "grant beyond its own rules."
+    )
+    namespace: str = Field(description="Namespace of the ServiceAccount.")
+    name: str = Field(description="Name of the ServiceAccount.")
+    rules: list[Rule] = Field(description="Its rights, granted cluster-wide by one ClusterRole.")
+    escalate: bool = Field(description="Holds `escalate` on roles and clusterroles.")
+    bind: bool = Field(description="Holds `bind` on roles and clusterroles.")
+
+
+class Subject(_Strict):
+    """Who a permission matrix asks about; a SubjectAccessReview's user and groups follow."""
+
+    kind: Literal["ServiceAccount", "User", "Group"]
+    name: str
+    namespace: str | None = Field(None, description="For a ServiceAccount only.")
+
+
+class Cell(_Strict):
+    """One question of a permission matrix: may the subject do this? Later a
+    SubjectAccessReview's resourceAttributes (or nonResourceAttributes when `path` is set)."""
+
+    verb: str
+    group: str = Field("", description="API group; '' is the core group.")
+    resource: str = ""
+    subresource: str = ""
+    namespace: str = Field("", description="'' for a cluster-scoped or cluster-wide question.")
+    name: str = Field("", description="A resource name, '' for any.")
+    path: str = Field("", description="A non-resource URL such as /metrics.")
+    allowed: bool = Field(description="The answer the task asks for.")
+
+
+class _Check(_Strict):
+    target: ObjectRef = Field(description="The object the check reads.")
+
+
+class FieldEquals(_Check):
+    type: Literal["field_equals"] = "field_equals"
+    path: str = Field(description="Field path as kubeproof.verify.fields reads it.")
+    value: Any = Field(description="The expected value.")
+    quantity: bool = Field(False, description="Compare as Kubernetes quantities (1Gi == 1024Mi).")
+
+
+class MapIncludes(_Check):
+    """Labels or annotations (or any string map): these pairs are present."""
+
+    type: Literal["map_includes"] = "map_includes"
+    path: str = Field(description="metadata.labels, metadata.annotations, ...")
+    entries: dict[str, str]
+
+
+class KeysPresent(_Check):
+    type: Literal["keys"] = "keys"
+    path: str = Field(description="A map such as data or binaryData.")
+    keys: list[str]
+    exact: bool = Field(False, description="No other keys either.")
+
+
+class SecretData(_Check):
+    """Decoded Secret values (`stringData` merged into `data` as the apiserver does)."""
+
+    type: Literal["secret_data"] = "secret_data"
+    values: dict[str, str] = Field(description="Key -> decoded value.")
+    json_fields: dict[str, dict[str, str]] = Field(
+        default_factory=dict,
+        description="Key -> {field path in the decoded JSON: value} (.dockerconfigjson).",
+    )
+
+
+class SecretType(_Check):
+    type: Literal["secret_type"] = "secret_type"
+    secret_type: str
+    required_keys: list[str] = Field(description="Keys the type requires (tls.crt, ...).")
+
+
+class ListContains(_Check):
+    """Some item of the list at `path` has all of `item`'s fields (subjects, imagePullSecrets)."""
+
+    type: Literal["list_contains"] = "list_contains"
+    path: str
+    item: dict[str, Any]
+
+
+class Permissions(_Check):
+    """An allow/deny matrix for one subject. With `probe_binding`, the evaluator first binds
+    the subject to the target role (a Role or ClusterRole answer has no subject of its own)."""
+
+    type: Literal["permissions"] = "permissions"
+    subject: Subject
+    probe_binding: Literal["RoleBinding", "ClusterRoleBinding"] | None = None
+    probe_namespace: str | None = Field(None, description="Namespace of a probe RoleBinding.")
+    cells: list[Cell]
+
+
+Check = Annotated[
+    FieldEquals | MapIncludes | KeysPresent | SecretData | SecretType | ListContains | Permissions,
+    Field(discriminator="type"),
+]
+
+
+class Mutant(_Strict):
+    """A wrong answer made from the reference; the validity proof expects it to fail at
+    `fails_at` (and pass every stage before)."""
+
+    operator: str = Field(description="The mutation: drop_verb, wrong_namespace, ...")
+    fails_at: Stage
+    target: ObjectRef = Field(description="The reference's object changed, or the one added.")
+    document: int = Field(description="Index of that object among the answer's documents.")
+    path: str = Field(description="Field the mutation changed ('' for a whole object).")
+    answer: str = Field(description="The mutated answer (YAML).")
+
+
+class GeneratedTask(_Strict):
+    schema_version: Literal[1] = SCHEMA_VERSION
+    id: str = Field(description="generate-v<gen>-<type>-<tier>-<op>-<seed>: reproducible alone.")
+    generator_version: int
+    seed: int
+    resource_type: str = Field(description="clusterrole, configmap, ... (lower case kind).")
+    tier: Tier
+    operation: Operation
+    prompts: Prompts
+    scenario: str = Field(description="Who asks and why: the context a full prompt tells.")
+    fixtures: list[dict] = Field(description="Manifests an admin creates before the answer.")
+    identity: EvaluationIdentity
+    answer_kinds: list[str] = Field(description="Kinds the answer may contain (S0 wrong kind).")
+    expected: list[ObjectRef] = Field(description="Objects the answer must create (S3).")
+    extra_objects: Literal["forbid", "warn"] = Field(
+        "forbid", description="Whether creating objects beyond `expected` fails S3."
+    )
+    checks: list[Check] = Field(description="Typed checks on the created objects (S4).")
+    reference: str = Field(description="A correct answer (YAML).")
+    mutants: list[Mutant] = Field(description="Wrong answers made from the reference.")
+    canary: str = Field(CANARY, description="Do not train on this: a fixed canary string.")

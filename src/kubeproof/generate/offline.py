@@ -1,0 +1,82 @@
+"""An answer judged without a cluster: S0, S1, then S3 and S4 over the parsed objects with
+the fixtures, the RBAC twin standing in for SubjectAccessReviews. S2 (the apply) needs an
+apiserver and is reported as not run. The validity proof uses it to prove references and
+mutants before any cluster starts; the live stages (docs/generate.md) must agree with it."""
+
+from pydantic import BaseModel, Field
+
+from kubeproof.generate import checks as typed
+from kubeproof.generate import extract, schema
+from kubeproof.generate.model import GeneratedTask, ObjectRef, Stage
+
+
+class StageResult(BaseModel):
+    stage: Stage
+    passed: bool
+    reason: str
+    under_grant: int = 0
+    over_grant: int = 0
+
+
+class Judgement(BaseModel):
+    stages: list[StageResult] = Field(description="The stages run, in order, up to a failure.")
+    failed_at: Stage | None = Field(description="The first failing stage; None if all passed.")
+
+
+def _identity(obj: dict) -> tuple:
+    meta = obj.get("metadata") or {}
+    return obj.get("kind"), meta.get("name"), meta.get("namespace") or None
+
+
+def _ref_identity(r: ObjectRef) -> tuple:
+    return r.kind, r.name, r.namespace
+
+
+def objects_stage(task: GeneratedTask, objects: list[dict]) -> StageResult:
+    have = {_identity(o) for o in objects}
+    missing = [r.name for r in task.expected if _ref_identity(r) not in have]
+    allowed = {_ref_identity(r) for r in task.expected} | {_identity(f) for f in task.fixtures}
+    extra = sorted(f"{k} {n}" for k, n, _ in have - allowed)
+    passed = not missing and not (extra and task.extra_objects == "forbid")
+    return StageResult(
+        stage=Stage.s3_objects, passed=passed, reason=f"missing {missing}, extra {extra}"
+    )
+
+
+def checks_stage(task: GeneratedTask, objects: list[dict]) -> StageResult:
+    answered = {_identity(o) for o in objects}
+    world = objects + [f for f in task.fixtures if _identity(f) not in answered]
+    verdicts = [typed.evaluate(c, world) for c in task.checks]
+    failed = [v.reason for v in verdicts if not v.passed]
+    return StageResult(
+        stage=Stage.s4_checks,
+        passed=not failed,
+        reason=f"{len(verdicts) - len(failed)}/{len(verdicts)} checks; " + "; ".join(failed[:3]),
+        under_grant=sum(v.under_grant for v in verdicts),
+        over_grant=sum(v.over_grant for v in verdicts),
+    )
+
+
+def judge(task: GeneratedTask, answer: str) -> Judgement:
+    stages: list[StageResult] = []
+
+    def done(result: StageResult) -> Judgement | None:
+        stages.append(result)
+        return None if result.passed else Judgement(stages=stages, failed_at=result.stage)
+
+    got = extract.extract(answer, task.answer_kinds)
+    reason = got.failure.value + ": " + got.reason if got.failure else got.reason
+    if out := done(StageResult(stage=Stage.s0_extract, passed=got.failure is None, reason=reason)):
+        return out
+    problems = [f"{d.get('kind')}: {p}" for d in got.objects for p in schema.validate(d)]
+    if out := done(
+        StageResult(
+            stage=Stage.s1_schema, passed=not problems, reason="; ".join(problems[:5]) or "ok"
+        )
+    ):
+        return out
+    if out := done(objects_stage(task, got.objects)):
+        return out
+    if out := done(checks_stage(task, got.objects)):
+        return out
+    return Judgement(stages=stages, failed_at=None)

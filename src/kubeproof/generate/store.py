@@ -1,0 +1,55 @@
+"""Generated tasks on disk, the layout a runner loads (docs/generate.md):
+
+DIR/suite.json          the suite, suite seed, generator version and task ids in order
+DIR/<task id>/task.json the task (GeneratedTask), reference and mutants included
+DIR/<task id>/reference.yaml   the reference answer alone, for people and diff tools
+"""
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+
+from kubeproof.generate.model import CANARY, GeneratedTask
+
+TASK_FILE = "task.json"
+REFERENCE_FILE = "reference.yaml"
+SUITE_FILE = "suite.json"
+TASK_LIMIT = 4 * 1024 * 1024  # bytes: a task file is some kilobytes
+
+
+def task_json(task: GeneratedTask) -> str:
+    return task.model_dump_json(indent=2) + "\n"
+
+
+def write(out: Path, tasks: Iterable[GeneratedTask], suite: str, seed: int) -> list[Path]:
+    """Write every task under `out` (created if missing); the directories written."""
+    out.mkdir(parents=True, exist_ok=True)
+    written, ids, version = [], [], None
+    for task in tasks:
+        folder = out / task.id
+        folder.mkdir(exist_ok=True)
+        (folder / TASK_FILE).write_text(task_json(task))
+        (folder / REFERENCE_FILE).write_text(f"# {CANARY}\n{task.reference}")
+        written.append(folder)
+        ids.append(task.id)
+        version = task.generator_version
+    index = {
+        "suite": suite,
+        "seed": seed,
+        "generator_version": version,
+        "canary": CANARY,
+        "count": len(ids),
+        "tasks": ids,
+    }
+    (out / SUITE_FILE).write_text(json.dumps(index, indent=2) + "\n")
+    return written
+
+
+def load(folder: Path) -> GeneratedTask:
+    """One task directory (or its task.json) as written by `write`."""
+    path = folder / TASK_FILE if folder.is_dir() else folder
+    with path.open("rb") as f:
+        data = f.read(TASK_LIMIT + 1)
+    if len(data) > TASK_LIMIT:
+        raise ValueError(f"{path}: over {TASK_LIMIT} bytes")
+    return GeneratedTask.model_validate_json(data)
