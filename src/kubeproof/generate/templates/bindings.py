@@ -65,11 +65,22 @@ def _checks(obj: dict, subjects: list[dict], matrix: list) -> list[Check]:
         FieldEquals(target=target, path="roleRef.kind", value=obj["roleRef"]["kind"]),
         FieldEquals(target=target, path="roleRef.name", value=obj["roleRef"]["name"]),
     ]
-    checks += [ListContains(target=target, path="subjects", item=s) for s in subjects]
+    checks += [
+        ListContains(target=target, path="subjects", item=_identity(s, obj)) for s in subjects
+    ]
     checks += [
         Permissions(target=target, subject=_subject_model(s), cells=matrix) for s in subjects
     ]
     return checks
+
+
+def _identity(subject: dict, binding: dict) -> dict:
+    """What names a subject: kind and name, and the namespace of a ServiceAccount unless it is
+    the RoleBinding's own (which it may leave out); apiGroup is defaulted by the apiserver."""
+    item = {"kind": subject["kind"], "name": subject["name"]}
+    if "namespace" in subject and subject["namespace"] != binding["metadata"].get("namespace"):
+        item["namespace"] = subject["namespace"]
+    return item
 
 
 def _binding(kind: str, name: str, ns: str | None, ref_kind: str, ref_name: str, subjects):

@@ -76,7 +76,7 @@ def _limits(rng: random.Random, ns: str) -> tuple[dict, dict, str]:
 def namespace_task(rng: random.Random, tier: Tier) -> Draft:
     ns = vocab.namespace(rng)
     team, env = ns.split("-")
-    labels = {"team": team}
+    labels = {"team": team, "cost-center": f"cc-{rng.randrange(1000, 10000)}"}
     if tier is not Tier.easy:
         labels |= {"environment": env, PSA: rng.choice(("restricted", "baseline"))}
     obj = {"apiVersion": "v1", "kind": "Namespace", "metadata": meta(ns, None, labels)}
