@@ -52,7 +52,7 @@ def generate(
 
 def suites_(output: Format = OUTPUT) -> None:
     """List the named suites of generated tasks."""
-    rows = []
+    rows: list[dict] = []
     for s in suites.SUITES.values():
         types = sorted({c.resource_type for c in s.cells})
         tiers = sorted({str(c.tier) for c in s.cells})

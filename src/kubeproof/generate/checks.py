@@ -27,8 +27,8 @@ from kubeproof.verify.fields import equal, get_path, missing
 class Verdict(BaseModel):
     passed: bool
     reason: str = Field(description="Why, in one line.")
-    under_grant: int = Field(0, description="Matrix cells asked for but denied.")
-    over_grant: int = Field(0, description="Matrix cells to deny but allowed.")
+    under_grant: int = Field(default=0, description="Matrix cells asked for but denied.")
+    over_grant: int = Field(default=0, description="Matrix cells to deny but allowed.")
 
 
 def find(objects: list[dict], ref: ObjectRef) -> dict | None:

@@ -25,7 +25,7 @@ class Failure(StrEnum):
 
 class Extraction(BaseModel):
     objects: list[dict] = Field(default_factory=list, description="The documents, in order.")
-    failure: Failure | None = Field(None, description="None when S0 passed.")
+    failure: Failure | None = Field(default=None, description="None when S0 passed.")
     reason: str = ""
 
 

@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION: Literal[1] = 1
 # in every task file, so a model trained on published tasks can be caught reciting it
 CANARY = "kubeproof-generate canary ddf661d8-d895-416c-9da4-e164a866d075"
 
@@ -46,7 +46,9 @@ class ObjectRef(_Strict):
     api_version: str = Field(description="apiVersion, e.g. rbac.authorization.k8s.io/v1.")
     kind: str = Field(description="Kind, e.g. Role.")
     name: str = Field(description="metadata.name.")
-    namespace: str | None = Field(None, description="metadata.namespace; None if cluster-scoped.")
+    namespace: str | None = Field(
+        default=None, description="metadata.namespace; None if cluster-scoped."
+    )
 
 
 class Prompts(_Strict):
@@ -87,7 +89,7 @@ class Subject(_Strict):
 
     kind: Literal["ServiceAccount", "User", "Group"]
     name: str
-    namespace: str | None = Field(None, description="For a ServiceAccount only.")
+    namespace: str | None = Field(default=None, description="For a ServiceAccount only.")
 
 
 class Cell(_Strict):
@@ -95,12 +97,14 @@ class Cell(_Strict):
     SubjectAccessReview's resourceAttributes (or nonResourceAttributes when `path` is set)."""
 
     verb: str
-    group: str = Field("", description="API group; '' is the core group.")
+    group: str = Field(default="", description="API group; '' is the core group.")
     resource: str = ""
     subresource: str = ""
-    namespace: str = Field("", description="'' for a cluster-scoped or cluster-wide question.")
-    name: str = Field("", description="A resource name, '' for any.")
-    path: str = Field("", description="A non-resource URL such as /metrics.")
+    namespace: str = Field(
+        default="", description="'' for a cluster-scoped or cluster-wide question."
+    )
+    name: str = Field(default="", description="A resource name, '' for any.")
+    path: str = Field(default="", description="A non-resource URL such as /metrics.")
     allowed: bool = Field(description="The answer the task asks for.")
 
 
@@ -112,7 +116,9 @@ class FieldEquals(_Check):
     type: Literal["field_equals"] = "field_equals"
     path: str = Field(description="Field path as kubeproof.verify.fields reads it.")
     value: Any = Field(description="The expected value.")
-    quantity: bool = Field(False, description="Compare as Kubernetes quantities (1Gi == 1024Mi).")
+    quantity: bool = Field(
+        default=False, description="Compare as Kubernetes quantities (1Gi == 1024Mi)."
+    )
 
 
 class MapIncludes(_Check):
@@ -127,7 +133,7 @@ class KeysPresent(_Check):
     type: Literal["keys"] = "keys"
     path: str = Field(description="A map such as data or binaryData.")
     keys: list[str]
-    exact: bool = Field(False, description="No other keys either.")
+    exact: bool = Field(default=False, description="No other keys either.")
 
 
 class SecretData(_Check):
@@ -162,7 +168,9 @@ class Permissions(_Check):
     type: Literal["permissions"] = "permissions"
     subject: Subject
     probe_binding: Literal["RoleBinding", "ClusterRoleBinding"] | None = None
-    probe_namespace: str | None = Field(None, description="Namespace of a probe RoleBinding.")
+    probe_namespace: str | None = Field(
+        default=None, description="Namespace of a probe RoleBinding."
+    )
     cells: list[Cell]
 
 
@@ -199,9 +207,9 @@ class GeneratedTask(_Strict):
     answer_kinds: list[str] = Field(description="Kinds the answer may contain (S0 wrong kind).")
     expected: list[ObjectRef] = Field(description="Objects the answer must create (S3).")
     extra_objects: Literal["forbid", "warn"] = Field(
-        "forbid", description="Whether creating objects beyond `expected` fails S3."
+        default="forbid", description="Whether creating objects beyond `expected` fails S3."
     )
     checks: list[Check] = Field(description="Typed checks on the created objects (S4).")
     reference: str = Field(description="A correct answer (YAML).")
     mutants: list[Mutant] = Field(description="Wrong answers made from the reference.")
-    canary: str = Field(CANARY, description="Do not train on this: a fixed canary string.")
+    canary: str = Field(default=CANARY, description="Do not train on this: a fixed canary string.")

@@ -79,7 +79,7 @@ def namespace_task(rng: random.Random, tier: Tier) -> Draft:
     labels = {"team": team, "cost-center": f"cc-{rng.randrange(1000, 10000)}"}
     if tier is not Tier.easy:
         labels |= {"environment": env, PSA: rng.choice(("restricted", "baseline"))}
-    obj = {"apiVersion": "v1", "kind": "Namespace", "metadata": meta(ns, None, labels)}
+    obj: dict = {"apiVersion": "v1", "kind": "Namespace", "metadata": meta(ns, None, labels)}
     target = ref(obj)
     checks: list[Check] = [MapIncludes(target=target, path="metadata.labels", entries=labels)]
     objects, asks, terse = [obj], [f"labelled {wording.pairs(labels)}"], [wording.pairs(labels)]
