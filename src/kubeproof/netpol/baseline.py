@@ -105,7 +105,7 @@ def _per_app(topology: Topology, app: App, deny: bool) -> dict | None:
 
 
 def _namespace_wide(topology: Topology, namespace: str) -> list[dict]:
-    everyone = {"podSelector": {}}
+    everyone: dict[str, dict] = {"podSelector": {}}
     out = [
         _policy("default-deny", namespace, {**everyone, "policyTypes": ["Ingress", "Egress"]}),
         _policy(

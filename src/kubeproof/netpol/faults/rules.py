@@ -88,19 +88,20 @@ def named_port_missing(objects: Objects, ctx: Context, rng: Random) -> Iterator[
 def endport_range(objects: Objects, ctx: Context, rng: Random) -> Iterator[Candidate]:
     for policy in app_policies(objects):
         for i, j, entry in port_entries(policy):
-            port = entry.get("port")
-            if not isinstance(port, int) or port <= 10:
+            found = entry.get("port")
+            if not isinstance(found, int) or found <= 10:
                 continue
+            number: int = found
             key, name = ref(policy), policy["metadata"]["name"]
 
-            def apply(objs: Objects, key: str = key, i: int = i, j: int = j, port: int = port):
+            def apply(objs: Objects, key: str = key, i: int = i, j: int = j, port: int = number):
                 entry = objs[key]["spec"]["ingress"][i]["ports"][j]
                 entry["port"], entry["endPort"] = port - 10, port - 1
                 return [cause(objs[key], f"spec.ingress[{i}].ports[{j}].endPort")]
 
             yield Candidate(
-                {"policy": name, "range": [port - 10, port - 1]},
-                f"policy {name} admits {port - 10}-{port - 1}, not {port}",
+                {"policy": name, "range": [number - 10, number - 1]},
+                f"policy {name} admits {number - 10}-{number - 1}, not {number}",
                 apply,
             )
 
