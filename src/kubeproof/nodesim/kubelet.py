@@ -79,7 +79,9 @@ class Kubelet:
         self.recorders = {name: Recorder(c, name) for name, c in self.clients.items()}
         self.world = WorldCache()
         if realshell.available():  # shell scripts of busybox-like images run for real
-            self.world.runner = realshell.Runner(state_dir / "containers", self._wake)
+            self.world.runner = realshell.Runner(
+                state_dir / "containers", self._wake, self._script_network
+            )
         self.pods: dict[str, PodTask] = {}
         self.images: dict[str, set[str]] = {name: set() for name in self.specs}
         self._next_ip = {name: 2 for name in self.specs}
@@ -452,6 +454,16 @@ class Kubelet:
             return None, answer.status, answer.body, answer.reason
 
         return shell.Net(connect, lambda name: net.lookup(me, name), get)
+
+    def _script_network(self, rt: PodRuntime, argv: list[str]) -> tuple[str, str, int]:
+        """A real script's wget or nslookup (netbridge.py, from its thread): answered on
+        the node's loop as `kubectl exec` in that pod is."""
+
+        async def answer() -> tuple[str, str, int]:
+            result = shell.network_tool(argv, self.exec_network(rt))
+            return result.stdout, result.stderr, result.code
+
+        return asyncio.run_coroutine_threadsafe(answer(), self.loop).result(timeout=30)
 
     def page(self, upstream: str, path: str) -> pages.Page | None:
         """What the server behind `upstream` (ns/pod:port/TCP) answers GET `path`, if

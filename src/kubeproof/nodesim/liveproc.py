@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 from kubeproof.agents.capture import Capture
 from kubeproof.agents.limits import CommandGroup, usage
-from kubeproof.nodesim.runbox import Box, Run
+from kubeproof.nodesim.netbridge import NET_DIR
+from kubeproof.nodesim.runbox import Box, Mount, Run
 
 LOG_BYTES = 10 << 20  # the kubelet's containerLogMaxSize: older lines go past it
 LINE_BYTES = 16 << 10  # the CRI splits longer lines (pkg/kubelet/kuberuntime/logs)
@@ -47,6 +48,8 @@ class Live:
     ) -> None:
         self.box = box
         self.mounts = [m for m in run.mounts if m.writable]
+        if run.net_dir is not None:  # its network requests count as what it writes
+            self.mounts.append(Mount(run.net_dir, NET_DIR))
         self.logs = logs
         self.on_exit = on_exit
         self.exit_code: int | None = None

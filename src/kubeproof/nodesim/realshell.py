@@ -16,7 +16,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from kubeproof.nodesim import runbox
+from kubeproof.nodesim import netbridge, runbox
 from kubeproof.nodesim.catalog import ImageModel, script_of
 from kubeproof.nodesim.etcfiles import hostname_and_domain
 from kubeproof.nodesim.liveproc import DRAIN_SECONDS, PROBE_OUTPUT, ExecResult, Live
@@ -40,9 +40,17 @@ class Runner:
     `containers/`): base/POD-UID/volumes/NAME for emptyDirs, base/POD-UID/NAME-N for the
     Nth run of a container. `wake(pod uid)` is called (from a thread) when a script exits."""
 
-    def __init__(self, base: Path, wake: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self,
+        base: Path,
+        wake: Callable[[str], None] | None = None,
+        network: Callable[[object, list[str]], tuple[str, str, int]] | None = None,
+    ) -> None:
         self.base = base
         self.wake = wake
+        # (pod, argv of wget|nslookup) -> (stdout, stderr, code): netsim's answer to a
+        # script's network tool (netbridge.py); None: scripts have no network tools
+        self.network = network
         self._uids: dict[str, int] = {}
         self._lives: dict[str, list[Live]] = {}  # pod uid → its scripts, for forget()
         atexit.register(self.close)  # the node simulator stopping: nothing of it stays
@@ -63,9 +71,14 @@ class Runner:
         home = pod_dir / f"{container.name}-{container.restart_count}"
         shutil.rmtree(home, ignore_errors=True)
         box = Box(home, uid, runbox.container_limits(container.spec.get("resources")))
+        if self.network is not None:  # its wget and nslookup: netsim's (netbridge.py)
+            argv = netbridge.with_tools(argv)
         run = self.run_of(container, pod, argv, model)
         wake = self.wake
         live = Live(box, run, container.logs, (lambda: wake(pod.uid)) if wake else None)
+        if run.net_dir is not None and self.network is not None:
+            network = self.network
+            netbridge.Bridge(run.net_dir, lambda words: network(pod, words), lambda: live.alive)
         with self._lock:
             lives = [x for x in self._lives.get(pod.uid, []) if x.alive]
             self._lives[pod.uid] = [*lives, live]
@@ -98,7 +111,18 @@ class Runner:
             programs=model.executables if model else None,
             uid=_security(pod.obj, spec, "runAsUser"),
             gid=_security(pod.obj, spec, "runAsGroup"),
+            net_dir=self._net_dir(pod, container) if self.network is not None else None,
         )
+
+    def _net_dir(self, pod, container) -> Path:
+        """The request directory of the container's current run (netbridge.py): made in
+        its home, handed to the pod's uid (the sandbox writes requests there)."""
+        home = self._pod_dir(pod.uid) / f"{container.name}-{container.restart_count}"
+        where = home / "net"
+        where.mkdir(parents=True, exist_ok=True)
+        if os.geteuid() == 0 and pod.uid in self._uids:
+            os.lchown(where, self._uids[pod.uid], self._uids[pod.uid])
+        return where
 
     def _empty_dirs(self, pod, spec: dict) -> list[Mount]:
         """The pod's emptyDir volumes this container mounts: one host directory per pod and

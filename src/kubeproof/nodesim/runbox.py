@@ -18,9 +18,12 @@ Limits per container: a control group (cgroup v1 memory/pids/cpu, or v2) with th
 container's memory limit (else DEFAULT_MEMORY), PIDS processes and its CPU limit (else
 DEFAULT_CPUS); without cgroups, rlimits (RLIMIT_AS for memory, RLIMIT_NPROC per pod uid).
 
-Network applets (wget, nslookup, telnet, ping …) are left out: they fail as `not found`
-(netsim does not back them yet). `nc` and `httpd` stay: a script may serve on a port, which
-netsim learns from its text (servers.py); as clients they reach nothing.
+Network applets (telnet, ping …) have no link in /bin, but busybox's ash runs its applets
+before searching PATH, so a script's `ping` is the applet, which reaches nothing. `wget` and
+`nslookup` are netsim's when the run has a request directory (netbridge.py: a shim asks
+the node simulator, which answers as it answers `kubectl exec … wget`). `nc` and `httpd`
+stay: a script may serve on a port, which netsim learns from its text (servers.py); as
+clients they reach nothing.
 """
 
 import os
@@ -41,6 +44,7 @@ from kubeproof.agents.limits import (
 )
 from kubeproof.agents.sandbox import STAGE, find_bwrap, stage, staging_prefix
 from kubeproof.errors import KubeproofError
+from kubeproof.nodesim import netbridge
 
 BUSYBOX = Path("/bin/busybox")  # Debian's busybox-static
 MiB = 1 << 20
@@ -120,6 +124,8 @@ class Run:
     programs: list[str] | None = None  # the image's programs (None: all of busybox's)
     uid: int = 0  # inside the sandbox: securityContext runAsUser (the image's root else)
     gid: int = 0  # runAsGroup; 0 without one, as runc gives a numeric user with no group
+    # the host directory of netsim's network tools (netbridge.py); None: no wget at all
+    net_dir: Path | None = None
 
 
 def container_limits(resources: dict | None) -> Limits:
@@ -235,6 +241,10 @@ class Box:
         for name in sorted(programs & set(ALIASES)):
             wrapper = b'#!/bin/sh\nexec /bin/busybox sh "$@"\n'
             args += ["--perms", "0555", "--ro-bind-data", data_fd(wrapper), f"/bin/{name}"]
+        if run.net_dir is not None:  # wget, nslookup: netsim's (netbridge.py)
+            for name in sorted(set(netbridge.TOOLS) & set(applets())):
+                shim = netbridge.SHIM.encode()
+                args += ["--perms", "0555", "--ro-bind-data", data_fd(shim), f"/bin/{name}"]
         args += ["--remount-ro", "/bin"]
         for path, text in list(run.files.items())[:MAX_FILES]:
             data = text.encode()[:MAX_FILE_BYTES]
@@ -245,6 +255,8 @@ class Box:
             args += [flag, stage(mount.host, staged, self.root), mount.inside]
         if run.termination_path:
             args += ["--bind", stage(self.termination, staged, self.root), run.termination_path]
+        if run.net_dir is not None:
+            args += ["--bind", stage(run.net_dir, staged, self.root), netbridge.NET_DIR]
         args += ["--dir", run.workdir, "--chdir", run.workdir, "--clearenv"]
         for name, value in run.env.items():
             args += ["--setenv", name, value]

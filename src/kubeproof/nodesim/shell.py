@@ -290,6 +290,12 @@ def _url_target(url: str) -> tuple[str, str]:
     return parts.hostname or "", f"{parts.hostname}:{port}"
 
 
+def network_tool(argv: list[str], net: Net) -> Result:
+    """A network tool's command line (wget, curl, nc, nslookup …) answered by netsim: for
+    `kubectl exec` and for a script that runs for real (netbridge.py)."""
+    return _network(argv[0].rsplit("/", 1)[-1], argv[1:], net)
+
+
 def _network(name: str, args: list[str], net: Net) -> Result:
     operands = [a for a in args if not a.startswith("-")]
     if name in ("nslookup", "dig"):

@@ -1,0 +1,103 @@
+"""A real script's wget and nslookup answered by netsim (nodesim/netbridge.py): the shim in
+the sandbox, the host's bridge thread — no cluster (the answer is a stand-in for the node
+simulator's) — and the request directory treated as hostile."""
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from kubeproof.nodesim import netbridge, runbox
+from kubeproof.nodesim.liveproc import Live
+from kubeproof.nodesim.runbox import Box, Run
+
+ENV = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "HOME": "/root"}
+needs_sandbox = pytest.mark.skipif(
+    not runbox.available(), reason="needs busybox-static and bubblewrap"
+)
+
+
+def _answer(argv: list[str]) -> tuple[str, str, int]:
+    if argv[0] == "wget" and "Host: portal.example.test" in argv:
+        return "portal route restored\n", "", 0
+    if argv[0] == "wget":
+        return "", "wget: server returned error: HTTP/1.1 404 Not Found\n", 1
+    return "Server:\t\t10.96.0.10\n", "", 0
+
+
+@needs_sandbox
+def test_a_script_s_wget_is_answered_by_the_bridge(tmp_path):
+    home = tmp_path / "c"
+    box = Box(home, runbox.pod_uid(), runbox.container_limits({}))
+    net = home / "net"
+    net.mkdir()
+    if os.geteuid() == 0:
+        os.lchown(net, box.uid, box.uid)
+    script = (
+        "for h in portal.example.test other.example.test; do\n"
+        '  if wget -qO- -T 3 --header "Host: $h" http://traefik.kube-system.svc.cluster.local/ '
+        '| grep -q "portal route restored"; then echo "$h ok"; else echo "$h failed" >&2; fi\n'
+        "done\n"
+        "wget -qO- http://x/ ; echo code=$?\n"
+        "nslookup api >/dev/null && echo resolved"
+    )
+    run = Run(argv=netbridge.with_tools(["sh", "-c", script]), env=ENV, net_dir=net)
+    logs: list[tuple[float, str]] = []
+    seen: list[list[str]] = []
+
+    def answer(argv):
+        seen.append(argv)
+        return _answer(argv)
+
+    live = Live(box, run, logs)
+    netbridge.Bridge(net, answer, lambda: live.alive)
+    assert live.wait(30)
+    lines = [line for _, line in logs]
+    assert lines[:3] == [
+        "portal.example.test ok",
+        "wget: server returned error: HTTP/1.1 404 Not Found",
+        "other.example.test failed",
+    ], lines
+    assert "code=1" in lines and lines[-1] == "resolved"
+    assert seen[0] == [
+        "wget", "-qO-", "-T", "3", "--header", "Host: portal.example.test",
+        "http://traefik.kube-system.svc.cluster.local/",
+    ]  # fmt: skip
+    assert list(net.iterdir()) == []  # every request cleaned up by the shim
+
+
+def test_hostile_request_directories_are_not_followed(tmp_path):
+    net = tmp_path / "net"
+    net.mkdir()
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (net / "r.1.1").symlink_to(outside)  # a link in place of a request directory
+    req = net / "r.2.2"
+    req.mkdir()
+    (req / "argv").write_bytes(b"wget\0http://x/\0")
+    (req / "out").symlink_to(tmp_path / "victim")  # an answer file planted as a link
+    odd = net / "r.3.3"
+    odd.mkdir()
+    (odd / "argv").write_bytes(b"rm\0-rf\0/\0")  # not a network tool
+    calls: list[list[str]] = []
+    bridge = netbridge.Bridge.__new__(netbridge.Bridge)
+    bridge.directory, bridge.answer = net, lambda a: (calls.append(a), ("", "", 0))[1]
+    assert bridge.poll() == 0 and calls == []
+    assert not (tmp_path / "victim").exists() and list(outside.iterdir()) == []
+    fine = net / "r.4.4"
+    fine.mkdir()
+    (fine / "argv").write_bytes(b"wget\0http://x/\0")
+    assert bridge.poll() == 1 and bridge.poll() == 0  # answered once
+    assert (fine / "done").exists() and (fine / "code").read_text() == "0\n"
+    assert calls == [["wget", "http://x/"]]
+    big = net / "r.5.5"
+    big.mkdir()
+    (big / "argv").write_bytes(b"wget\0" + b"a" * netbridge.MAX_ARGV + b"\0")
+    assert bridge.poll() == 0
+
+
+def test_the_shim_replaces_only_the_tools_it_serves():
+    assert set(netbridge.TOOLS) <= runbox.NETWORK_APPLETS
+    assert netbridge.NET_DIR in netbridge.SHIM and time.time() > 0
+    assert Path(netbridge.NET_DIR).is_absolute()
