@@ -29,6 +29,9 @@ def test_cli_writes_a_loadable_layout(tmp_path):
 def test_cli_lists_suites_and_refuses_unknown_ones(tmp_path):
     listed = CliRunner().invoke(app, ["tasks", "suites", "-o", "json"])
     assert listed.exit_code == 0
-    assert [s["tasks"] for s in json.loads(listed.stdout)] == [810]
+    assert {s["name"]: s["tasks"] for s in json.loads(listed.stdout)} == {
+        "kubebench-810": 810,
+        "everyday-540": 540,
+    }
     bad = CliRunner().invoke(app, ["tasks", "generate", "--suite", "nope", "--out", str(tmp_path)])
     assert bad.exit_code != 0

@@ -6,7 +6,7 @@ mutant that passes its stage is a generator bug (the task's checks cannot see th
 import json
 from collections.abc import Callable
 
-from kubeproof.generate import yamltext
+from kubeproof.generate import mutant_fields, yamltext
 from kubeproof.generate.draft import ref
 from kubeproof.generate.model import Mutant, Stage
 
@@ -158,15 +158,6 @@ def wrong_label(objects: list[dict]) -> Change | None:
     return out, 0, f'metadata.labels["{key}"]'
 
 
-def wrong_quantity(objects: list[dict]) -> Change | None:
-    found = _first(objects, "ResourceQuota")
-    if found is None:
-        return None
-    out, index, obj = found
-    obj["spec"]["hard"]["requests.cpu"] = str(int(obj["spec"]["hard"]["requests.cpu"]) * 2)
-    return out, index, 'spec.hard["requests.cpu"]'
-
-
 def token_automount(objects: list[dict]) -> Change | None:
     found = _first(objects, "ServiceAccount")
     if found is None or "automountServiceAccountToken" not in found[2]:
@@ -189,15 +180,28 @@ OPERATORS: tuple[tuple[str, Operator, Stage], ...] = (
     ("drop_key", drop_key, Stage.s4_checks),
     ("wrong_secret_type", wrong_secret_type, Stage.s4_checks),
     ("wrong_label", wrong_label, Stage.s4_checks),
-    ("wrong_quantity", wrong_quantity, Stage.s4_checks),
     ("token_automount", token_automount, Stage.s4_checks),
 )
+
+
+def _field_operators() -> list[tuple[str, Operator, Stage]]:
+    def make(kind: str, path: str, how) -> Operator:
+        def operator(objects: list[dict]) -> Change | None:
+            found = _first(objects, kind)
+            if found is None or not mutant_fields.change(found[2], path, how):
+                return None
+            return found[0], found[1], path
+
+        return operator
+
+    return [(name, make(kind, path, how), Stage.s4_checks)
+            for name, kind, path, how in mutant_fields.FIELDS]  # fmt: skip
 
 
 def mutants(objects: list[dict]) -> list[Mutant]:
     """Every operator that applies to these reference objects, in a fixed order."""
     out = []
-    for name, operator, stage in OPERATORS:
+    for name, operator, stage in [*OPERATORS, *_field_operators()]:
         change = operator(objects)
         if change is None:
             continue

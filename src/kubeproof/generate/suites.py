@@ -10,9 +10,8 @@ from pydantic import BaseModel, Field
 from kubeproof.generate.errors import GenerateError
 from kubeproof.generate.model import GeneratedTask, Operation, Tier
 from kubeproof.generate.task import generate
-from kubeproof.generate.templates import TEMPLATES
+from kubeproof.generate.templates import EVERYDAY_TYPES, KUBEBENCH_TYPES
 
-KUBEBENCH_TYPES = list(TEMPLATES)  # its eight, in its order
 SEEDS_PER_SUITE_SEED = 1000
 
 
@@ -49,7 +48,18 @@ def _kubebench() -> Suite:
     )
 
 
-SUITES: dict[str, Suite] = {s.name: s for s in (_kubebench(),)}
+def _everyday(per_cell: int = 30) -> Suite:
+    cells = [Cell(resource_type=kind, tier=tier, count=per_cell)
+             for tier in Tier for kind in EVERYDAY_TYPES]  # fmt: skip
+    return Suite(
+        name="everyday-540",
+        description="CREATE on six types operators write every day (Deployment, Service, PVC, "
+        "PDB, HPA, CronJob) in three tiers: 30 a cell.",
+        cells=cells,
+    )
+
+
+SUITES: dict[str, Suite] = {s.name: s for s in (_kubebench(), _everyday())}
 
 
 def suite(name: str) -> Suite:

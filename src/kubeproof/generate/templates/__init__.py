@@ -8,11 +8,32 @@ from kubeproof.generate.model import Tier
 from kubeproof.generate.templates.bindings import clusterrolebinding_task, rolebinding_task
 from kubeproof.generate.templates.config import configmap_task, secret_task
 from kubeproof.generate.templates.roles import clusterrole_task, role_task
+from kubeproof.generate.templates.schedules import cronjob_task, hpa_task
 from kubeproof.generate.templates.scope import namespace_task, serviceaccount_task
+from kubeproof.generate.templates.workloads import (
+    deployment_task,
+    pdb_task,
+    pvc_task,
+    service_task,
+)
 
 Template = Callable[[Random, Tier], Draft]
 
 # KubeBench's eight CREATE types, in its order
+KUBEBENCH_TYPES = (
+    "clusterrole",
+    "clusterrolebinding",
+    "configmap",
+    "namespace",
+    "role",
+    "rolebinding",
+    "secret",
+    "serviceaccount",
+)
+# what operators write every day beyond those
+EVERYDAY_TYPES = ("deployment", "service", "persistentvolumeclaim", "poddisruptionbudget",
+                  "horizontalpodautoscaler", "cronjob")  # fmt: skip
+
 TEMPLATES: dict[str, Template] = {
     "clusterrole": clusterrole_task,
     "clusterrolebinding": clusterrolebinding_task,
@@ -22,4 +43,10 @@ TEMPLATES: dict[str, Template] = {
     "rolebinding": rolebinding_task,
     "secret": secret_task,
     "serviceaccount": serviceaccount_task,
+    "deployment": deployment_task,
+    "service": service_task,
+    "persistentvolumeclaim": pvc_task,
+    "poddisruptionbudget": pdb_task,
+    "horizontalpodautoscaler": hpa_task,
+    "cronjob": cronjob_task,
 }

@@ -1,0 +1,42 @@
+"""The everyday types (Deployment, Service, PVC, PDB, HPA, CronJob) proven offline, as
+test_suite.py proves kubebench-810: references pass, mutants fail where they aim."""
+
+from collections import Counter
+
+import pytest
+import yaml
+
+from kubeproof.generate import suites
+from kubeproof.generate.model import GeneratedTask, Tier
+from kubeproof.generate.offline import judge
+from kubeproof.verify.fields import get_path
+
+
+@pytest.fixture(scope="module")
+def everyday() -> list[GeneratedTask]:
+    return list(suites.tasks("everyday-540", seed=1))
+
+
+def test_everyday_540_has_30_tasks_a_cell(everyday):
+    assert len({t.id for t in everyday}) == 540
+    cells = Counter((t.resource_type, t.tier) for t in everyday)
+    assert len(cells) == 18 and set(cells.values()) == {30}
+    assert {t.tier for t in everyday} == set(Tier)
+
+
+def test_every_reference_passes_and_every_mutant_fails_where_it_aims(everyday):
+    operators: Counter = Counter()
+    for task in everyday:
+        assert judge(task, task.reference).failed_at is None, task.id
+        assert len(task.mutants) >= 4, task.id
+        reference = list(yaml.load_all(task.reference, Loader=yaml.CSafeLoader))
+        for m in task.mutants:
+            operators[m.operator] += 1
+            if m.document < len(reference):
+                mutated = list(yaml.load_all(m.answer, Loader=yaml.CSafeLoader))
+                before, after = reference[m.document], mutated[m.document]
+                assert get_path(before, m.path) != get_path(after, m.path), (task.id, m.operator)
+    for task in everyday[::2]:  # half the tasks, every cell: the judge is the slow part
+        for m in task.mutants:
+            assert judge(task, m.answer).failed_at == m.fails_at, (task.id, m.operator)
+    assert {"wrong_number", "wrong_quantity", "wrong_image", "wrong_schedule"} <= set(operators)
