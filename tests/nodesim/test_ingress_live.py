@@ -2,7 +2,9 @@
 (`kubeproof cluster addons install ingress-nginx`), an Ingress to a Deployment's Service,
 and busybox wget through the controller from a pod — the backend's answer, the default
 backend's 404 for a path without a rule, 503 once the backend has no endpoints — and the
-controller's status syncer filling status.loadBalancer.ingress with its node's IP."""
+controller's status syncer filling status.loadBalancer.ingress with its node's IP. Then k3s's
+Traefik (`kubeproof cluster addons install traefik`) in the same cluster: a busybox script's
+httpd page and nginx's index through traefik.kube-system, Traefik's 404 for another host."""
 
 import json
 
@@ -99,7 +101,9 @@ def test_requests_through_ingress_nginx(cluster):
     wait_for(lambda: _ready(cluster, NS, "app=web"), 60, what="backend Ready")
     cluster.kubectl("wait", "pod/client", "-n", NS, "--for=condition=Ready", "--timeout=60s")
 
-    direct = cluster.kubectl("exec", "client", "-n", NS, "--", "wget", "-qO-", "http://web:8080/")
+    direct = cluster.kubectl(
+        "exec", "client", "-n", NS, "--", "wget", "-qO-", "http://web:8080/app/index.html"
+    )
     through = _wget(cluster, "/app/index.html")
     assert through.returncode == 0, through.stderr
     assert through.stdout == direct.stdout  # the backend's own answer
@@ -169,3 +173,116 @@ def test_requests_through_ingress_nginx(cluster):
     assert _wget(cluster, "/app").stderr.startswith(
         "wget: server returned error: HTTP/1.1 503 Service Temporarily Unavailable\n"
     )
+
+
+EDGE = """
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: portal, namespace: edge}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: portal}}
+  template:
+    metadata: {labels: {app: portal}}
+    spec:
+      containers:
+        - name: portal
+          image: busybox:1.36
+          command:
+            - sh
+            - -c
+            - |
+              mkdir -p /www
+              echo "portal route restored" > /www/index.html
+              exec httpd -f -p 8080 -h /www
+          ports: [{containerPort: 8080, name: http}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: portal, namespace: edge}
+spec:
+  selector: {app: portal}
+  ports: [{name: http, port: 80, targetPort: http}]
+---
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: {name: portal, namespace: edge}
+spec:
+  ingressClassName: traefik
+  rules:
+    - host: portal.example.test
+      http:
+        paths:
+          - {path: /, pathType: Prefix, backend: {service: {name: portal, port: {number: 80}}}}
+---
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: {name: shop, namespace: edge}
+spec:
+  rules:
+    - host: shop.example.test
+      http:
+        paths:
+          - {path: /, pathType: Prefix, backend: {service: {name: shop, port: {number: 80}}}}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: shop, namespace: edge}
+spec:
+  selector: {app: shop}
+  ports: [{port: 80, targetPort: 80}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: shop, namespace: edge, labels: {app: shop}}
+spec:
+  containers: [{name: web, image: "nginx:1.27", ports: [{containerPort: 80}]}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: client, namespace: edge}
+spec:
+  containers: [{name: c, image: "busybox:1.36", command: [sleep, "3600"]}]
+"""
+TRAEFIK = "http://traefik.kube-system.svc.cluster.local/"
+
+
+def test_requests_through_k3s_traefik(cluster):
+    from kubeproof.nodesim.realshell import available
+
+    installed = run_cli("cluster", "addons", "install", "traefik", "-c", cluster.name)
+    assert installed.returncode == 0, installed.stderr
+    assert "Deployment/traefik created" in installed.stdout
+    assert "IngressClass/traefik created" in installed.stdout
+    cluster.kubectl("create", "namespace", "edge")
+    cluster.kubectl("apply", "-f", "-", input=EDGE)
+    cluster.kubectl("rollout", "status", "deployment/traefik", "-n", "kube-system", "--timeout=90s")
+    cluster.kubectl("rollout", "status", "deployment/portal", "-n", "edge", "--timeout=60s")
+    for pod in ("client", "shop"):
+        cluster.kubectl("wait", f"pod/{pod}", "-n", "edge", "--for=condition=Ready")
+    # the class-less Ingress got the default class from the DefaultIngressClass plugin
+    shop = json.loads(cluster.kubectl("get", "ingress", "shop", "-n", "edge", "-o", "json").stdout)
+    assert shop["spec"]["ingressClassName"] == "traefik"
+
+    def get(host: str):
+        return cluster.kubectl(
+            "exec", "client", "-n", "edge", "--",
+            "wget", "-qO-", "-T", "3", "--header", f"Host: {host}", TRAEFIK,
+            check=False,
+        )  # fmt: skip
+
+    nginx = get("shop.example.test")
+    assert nginx.returncode == 0 and "<title>Welcome to nginx!</title>" in nginx.stdout
+    if available():  # the script runs for real: its httpd serves the file it wrote
+        portal = get("portal.example.test")
+        assert (portal.returncode, portal.stdout) == (0, "portal route restored\n"), portal
+    wrong = get("nowhere.example.test")
+    assert wrong.returncode == 1
+    assert wrong.stderr.startswith("wget: server returned error: HTTP/1.1 404 Not Found\n")
+    curl = cluster.kubectl(
+        "exec", "client", "-n", "edge", "--", "wget", "-qO-", "http://traefik.kube-system:443/",
+        check=False,
+    )  # fmt: skip
+    assert "400 Bad Request" in curl.stderr
+    logs = cluster.kubectl("logs", "deployment/traefik", "-n", "kube-system").stdout
+    assert " INF Traefik version 3.7.4 built on " in logs
