@@ -60,6 +60,8 @@ def test_s0_takes_fenced_blocks_or_text_from_the_first_api_version():
     unfenced = f"Sure! Below.\n{ROLE}---\n{ROLE}"
     got = extract.extract(unfenced, KINDS)
     assert got.failure is None and len(got.objects) == 2
+    listed = "apiVersion: v1\nkind: List\nitems:\n- " + ROLE.replace("\n", "\n  ")
+    assert [o["kind"] for o in extract.extract(listed, KINDS).objects] == ["Role"]
     shell = "```bash\nkubectl apply -f role.yaml\n```\n" + ROLE
     assert extract.extract(shell, KINDS).failure is None
 

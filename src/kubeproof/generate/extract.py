@@ -43,6 +43,16 @@ def manifest_text(answer: str) -> str:
     return answer[start.start() :] if start else answer
 
 
+def _flatten(docs: list) -> list:
+    """A `kind: List` document (as `kubectl get -o yaml` prints) stands for its items, as
+    kubectl apply reads it; one level only."""
+    out: list = []
+    for doc in docs:
+        items = doc.get("items") if isinstance(doc, dict) and doc.get("kind") == "List" else None
+        out += items if isinstance(items, list) else [doc]
+    return out
+
+
 def extract(answer: str, kinds: list[str]) -> Extraction:
     """S0 over a raw answer; `kinds` are the kinds the task allows."""
     if len(answer) > ANSWER_LIMIT:
@@ -54,6 +64,7 @@ def extract(answer: str, kinds: list[str]) -> Extraction:
         docs = [d for d in load_yaml_all(text, "answer") if d is not None]
     except HostileInput as exc:
         return Extraction(failure=Failure.invalid_yaml, reason=str(exc))
+    docs = _flatten(docs)
     if not docs:
         return Extraction(failure=Failure.empty, reason="no YAML document")
     if len(docs) > DOCUMENT_LIMIT:
