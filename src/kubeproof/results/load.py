@@ -7,6 +7,7 @@ its trials are found under `trials/<task>/<agent>/<repeat>/trial.json` and the p
 any, in plan.json. A trial.json cut short by the kill reads as a trial that never ran.
 """
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -40,14 +41,16 @@ class LoadedRun:
         return self.dir.name
 
 
+def _object(data: bytes, what: str) -> dict:
+    value = hostile.loads_json(data, what)
+    if not isinstance(value, dict):
+        raise hostile.HostileInput(f"{what} is not a JSON object")
+    return value
+
+
 def _json(root: Path, relative: str, limit: int) -> dict | None:
     data = hostile.read_bytes(root, relative, limit)
-    if data is None:
-        return None
-    value = hostile.loads_json(data, f"{root / relative}")
-    if not isinstance(value, dict):
-        raise hostile.HostileInput(f"{root / relative} is not a JSON object")
-    return value
+    return None if data is None else _object(data, f"{root / relative}")
 
 
 def read_run(directory: Path) -> RunResult | None:
@@ -73,38 +76,65 @@ def read_trial(root: Path, rel: str = "") -> TrialResult | None:
 
 def trial_or_why(root: Path, rel: str = "") -> tuple[TrialResult | None, str]:
     """read_trial, and when there is no result, why not."""
+    name = f"{rel}/trial.json" if rel else "trial.json"
     try:
-        data = _json(root, f"{rel}/trial.json" if rel else "trial.json", TRIAL_LIMIT)
+        data = hostile.read_bytes(root, name, TRIAL_LIMIT)
     except (hostile.HostileInput, OSError) as exc:
         return None, f"trial.json not read: {exc}"
+    return _trial(data, root, name)
+
+
+def _trial(data: bytes | None, root: Path, name: str) -> tuple[TrialResult | None, str]:
+    """The trial in `data` (trial.json at `name` below `root`), or why there is none."""
     if data is None:
         return None, "no trial.json (never finished)"
     try:
-        return TrialResult.from_record(data), ""
+        record = _object(data, f"{root / name}")
+    except hostile.HostileInput as exc:
+        return None, f"trial.json not read: {exc}"
+    try:
+        return TrialResult.from_record(record), ""
     except ValidationError as exc:
         error = exc.errors()[0]
         where = ".".join(str(p) for p in error["loc"])
         return None, f"trial.json not a trial result: {where}: {error['msg']}"
 
 
-def trial_dirs(directory: Path, skipped: list[str]) -> list[str]:
-    """Every `trials/<task>/<agent>/<repeat>` directory, relative to the run, sorted; one
-    that cannot be listed (a symlink, say) is left out and said in `skipped`."""
-    found: list[str] = []
-    if not hostile.lexists(directory, "trials"):
-        return found
+def _listed(parent: int, name: str, rel: str, skipped: list[str]) -> Iterator[tuple[int, str]]:
+    """(descriptor of the directory `rel`, each name in it), the directory held open while
+    its names are used; one that cannot be listed (a symlink, say) yields nothing and is
+    said in `skipped`."""
+    try:
+        with hostile.directory(parent, name, what=rel) as fd:
+            names = hostile.list_dir(fd, what=rel)
+            yield from ((fd, child) for child in names)
+    except FileNotFoundError:
+        skipped.append(f"{rel}: {rel} is gone (the agent removed it)")
+    except hostile.HostileInput as exc:
+        skipped.append(f"{rel}: {exc}")
 
-    def below(rel: str) -> list[str]:
-        try:
-            return [f"{rel}/{name}" for name in hostile.list_dir(directory, rel)]
-        except hostile.HostileInput as exc:
-            skipped.append(f"{rel}: {exc}")
-            return []
 
-    for task in below("trials"):
-        for agent in below(task):
-            found += below(agent)
-    return found
+def _trials(
+    run: int, directory: Path, skipped: list[str]
+) -> Iterator[tuple[str, TrialResult | None, str]]:
+    """(rel, result or None, why not) of every `trials/<task>/<agent>/<repeat>` directory, in
+    sorted order. The run is walked once, each directory opened below its parent's
+    descriptor without following a symlink: a trial.json costs one `openat`, not a walk of
+    its whole path. A directory that cannot be listed is left out and said in `skipped`."""
+    for tasks, task in _listed(run, "trials", "trials", skipped):
+        for agents, agent in _listed(tasks, task, f"trials/{task}", skipped):
+            for repeats, repeat in _listed(agents, agent, f"trials/{task}/{agent}", skipped):
+                rel = f"trials/{task}/{agent}/{repeat}"
+                name = f"{rel}/trial.json"
+                try:
+                    with hostile.directory(repeats, repeat, what=rel) as trial:
+                        data = hostile.read_bytes(trial, "trial.json", TRIAL_LIMIT, what=name)
+                except FileNotFoundError:
+                    data = None
+                except (hostile.HostileInput, OSError) as exc:
+                    yield rel, None, f"trial.json not read: {exc}"
+                    continue
+                yield rel, *_trial(data, directory, name)
 
 
 def load_run(directory: Path) -> LoadedRun:
@@ -114,15 +144,22 @@ def load_run(directory: Path) -> LoadedRun:
         raise NotARun(f"{directory}: not a directory")
     run = read_run(directory)
     complete = hostile.is_file(directory, RunPaths(directory).result.name)
-    skipped: list[str] = []
-    dirs = trial_dirs(directory, skipped)
-    if run is None and not dirs:
+    skipped: list[str] = []  # directories that did not list, then trials that did not read
+    unread: list[str] = []
+    trials: list[tuple[str, TrialResult]] = []
+    with hostile.directory(directory) as fd:
+        if hostile.lexists(fd, "trials"):
+            for rel, trial, why in _trials(fd, directory, skipped):
+                if trial is None:
+                    unread.append(f"{rel}: {why}")
+                else:
+                    trials.append((rel, trial))
+    if run is None and not trials and not unread:
         raise NotARun(f"{directory}: no run.json, plan.json or trials/ (not a run directory)")
-    loaded = LoadedRun(directory, run or RunResult.model_validate({}), complete, skipped=skipped)
-    for rel in dirs:
-        trial, why = trial_or_why(directory, rel)
-        if trial is None:
-            loaded.skipped.append(f"{rel}: {why}")
-            continue
-        loaded.trials.append((rel, trial))
-    return loaded
+    return LoadedRun(
+        directory,
+        run or RunResult.model_validate({}),
+        complete,
+        trials=trials,
+        skipped=skipped + unread,
+    )
