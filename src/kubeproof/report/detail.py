@@ -8,6 +8,7 @@ one runaway output cannot make a page of hundreds of megabytes.
 """
 
 import json
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -94,7 +95,7 @@ class Detail(BaseModel):
     )
 
 
-def _lines(root: Path, name: str, problems: list[str]) -> list[dict]:
+def _lines(root: Path | int, name: str, problems: list[str]) -> list[dict]:
     try:
         data = hostile.read_bytes(root, name, JSONL_LIMIT)
     except (hostile.HostileInput, OSError) as exc:
@@ -116,7 +117,7 @@ def _lines(root: Path, name: str, problems: list[str]) -> list[dict]:
     return found
 
 
-def _log(root: Path, name: str, problems: list[str]) -> Text | None:
+def _log(root: Path | int, name: str, problems: list[str]) -> Text | None:
     try:
         ends = hostile.read_ends(root, name, LOG_KEEP)
     except (hostile.HostileInput, OSError) as exc:
@@ -197,22 +198,31 @@ def _turn(raw: dict) -> TurnView:
 
 def load_detail(trial_dir: Path, collateral: list[int], fingerprint: str | None) -> Detail:
     paths = TrialPaths(Path(trial_dir))
-    root = paths.root
     problems: list[str] = []
     chain = ChainStatus()
     risks: dict[int, dict] = {}
-    evidence = paths.evidence.name
-    if hostile.lexists(root, evidence):
-        if paths.evidence.is_dir() and not paths.evidence.is_symlink():
-            chain = chain_status(paths.evidence, fingerprint)
-            risks = _risks(paths.evidence)
-        else:
-            chain = ChainStatus(present=True, problems=["evidence is not a directory"])
+    with ExitStack() as opened:
+        # the trial's directory opened once: each of its files is then one openat
+        # (O_NOFOLLOW), not a walk of the whole path per file
+        try:
+            root: Path | int = opened.enter_context(hostile.directory(paths.root))
+        except OSError:  # gone, or not a directory: each read below says so, as before
+            root = paths.root
+        if hostile.lexists(root, paths.evidence.name):
+            if paths.evidence.is_dir() and not paths.evidence.is_symlink():
+                chain = chain_status(paths.evidence, fingerprint)
+                risks = _risks(paths.evidence)
+            else:
+                chain = ChainStatus(present=True, problems=["evidence is not a directory"])
+        steps = _lines(root, paths.trajectory.name, problems)
+        turns = _lines(root, paths.turns.name, problems)
+        verifier_log = _log(root, paths.verifier_log.name, problems)
+        error_log = _log(root, paths.error_log.name, problems)
     return Detail(
-        steps=[_step(s, collateral, risks) for s in _lines(root, paths.trajectory.name, problems)],
-        turns=[_turn(t) for t in _lines(root, paths.turns.name, problems)],
-        verifier_log=_log(root, paths.verifier_log.name, problems),
-        error_log=_log(root, paths.error_log.name, problems),
+        steps=[_step(s, collateral, risks) for s in steps],
+        turns=[_turn(t) for t in turns],
+        verifier_log=verifier_log,
+        error_log=error_log,
         chain=chain,
         problems=problems,
     )

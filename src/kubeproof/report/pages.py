@@ -7,6 +7,7 @@ paired), tasks/<n>.html, trials/<n>.html, assets/ (CSS and the filters' script).
 are numbers, never anything an agent or a task named.
 """
 
+import gc
 import multiprocessing
 import os
 import shutil
@@ -19,7 +20,7 @@ from itertools import combinations
 from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from kubeproof.errors import KubeproofError
 from kubeproof.report import charts
@@ -36,15 +37,16 @@ COMPARE_AGENTS = 12  # agents beyond this are compared with the first only (66 p
 
 
 def pre(text: Text, cls: str = "text") -> Markup:
-    """A text in a <pre>, with the cut said. Markup.format escapes what it inserts: the
-    text stays text. (A filter, not a macro: a trial page has dozens and macros are slow.)"""
-    html = Markup('<pre class="{}">{}</pre>').format(cls, text.text)
+    """A text in a <pre>, with the cut said. Both strings are escaped as they are inserted:
+    the text stays text. (A filter, not a macro: a trial page has dozens and macros are
+    slow; nor Markup.format, whose string.Formatter costs more than the page's escaping.)"""
+    html = f'<pre class="{escape(cls)}">{escape(text.text)}</pre>'
     if text.cut:
-        html += Markup(
-            '<p class="truncated">truncated: {:,} more character(s) not shown (the full text '
-            "is in the trial directory)</p>"
-        ).format(text.cut)
-    return html
+        html += (
+            f'<p class="truncated">truncated: {int(text.cut):,} more character(s) not shown '
+            "(the full text is in the trial directory)</p>"
+        )
+    return Markup(html)
 
 
 def environment() -> Environment:
@@ -52,6 +54,7 @@ def environment() -> Environment:
         loader=PackageLoader("kubeproof.report", "templates"),
         autoescape=True,  # every template, whatever its name: agent text is hostile
         undefined=StrictUndefined,
+        auto_reload=False,  # package data: no stat of the base template at every page
         trim_blocks=True,
         lstrip_blocks=True,
     )
@@ -142,26 +145,32 @@ def _matrix_pages(env: Environment, site: Site, out: Path) -> list[str]:
 
 
 _SHARED: tuple[Site, Path] | None = None  # what forked workers inherit (never pickled)
+_PAGE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC
 
 
 def _trial_chunk(first: int, last: int) -> None:
     """Trial pages [first, last): the work of one process."""
     assert _SHARED is not None
     site, out = _SHARED
-    template = environment().get_template("trial.html.j2")
+    template = environment().get_template("trial.html.j2")  # compiled once per worker
     tasks = {t.task: t for t in site.tasks}
-    for trial in site.trials[first:last]:
-        detail = load_detail(
-            Path(trial.path),
-            trial.result.collateral_per_step or [],
-            trial.result.evidence.fingerprint if trial.result.evidence else None,
-        )
-        _write(
-            out / "trials" / f"{trial.id}.html",
-            template.render(
+    pages = os.open(out / "trials", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        for trial in site.trials[first:last]:
+            detail = load_detail(
+                Path(trial.path),
+                trial.result.collateral_per_step or [],
+                trial.result.evidence.fingerprint if trial.result.evidence else None,
+            )
+            page = template.render(
                 root="../", site=site, t=trial, r=trial.result, task=tasks[trial.task], d=detail
-            ),
-        )
+            )
+            # written by name in the trials/ directory held open (no path walked per page)
+            fd = os.open(f"{trial.id}.html", _PAGE_FLAGS, 0o644, dir_fd=pages)
+            with open(fd, "w", encoding="utf-8") as fh:
+                fh.write(page)
+    finally:
+        os.close(pages)
 
 
 @contextmanager
@@ -179,6 +188,10 @@ def _trial_pages(site: Site, out: Path) -> Iterator[None]:
             yield
             return
         step = -(-len(site.trials) // workers)
+        # the site is built: move it out of the collector's generations, so that neither
+        # this process nor the workers it forks scan it again at every full collection
+        # (and the workers' copies of its pages stay shared)
+        gc.freeze()
         # fork: the workers inherit the site as it is (nothing pickled); a fork-context
         # pool starts them all at the first submit
         context = multiprocessing.get_context("fork")
@@ -190,6 +203,7 @@ def _trial_pages(site: Site, out: Path) -> Iterator[None]:
                 job.result()  # a worker's exception is the report's
     finally:
         _SHARED = None
+        gc.unfreeze()  # collectable again once the report is written
 
 
 MARKER = ".kubeproof-report"  # a directory with it holds a report and only that
