@@ -1,11 +1,15 @@
 """What a kubeadm cluster shows beside CoreDNS, live through stock kubectl: the control-plane
 node (role label, NoSchedule taint), its static pods mirrored into kube-system, and a
 kube-proxy pod on every node — which `kubectl drain` refuses to evict unless told to
-ignore DaemonSets."""
+ignore DaemonSets; kubeadm's ConfigMaps with this cluster's values, and the static pods'
+logs, which are the real processes'."""
 
+import base64
+import datetime as dt
 import json
 
 import pytest
+import yaml
 
 from tests.conftest import wait_for
 
@@ -98,3 +102,35 @@ def test_control_plane_node_static_pods_and_kube_proxy(sim):
         refused.stderr
     )
     assert sim.kubectl(*drain, "--ignore-daemonsets", "--delete-emptydir-data").returncode == 0
+
+
+def test_kubeadm_config_maps_and_static_pod_logs(sim):
+    def data(ns, name):
+        return _json(sim, "get", "configmap", "-n", ns, name)["data"]
+
+    config = yaml.safe_load(data("kube-system", "kubeadm-config")["ClusterConfiguration"])
+    assert config["kind"] == "ClusterConfiguration"
+    assert config["networking"]["podSubnet"] == "10.244.0.0/16"
+    # this cluster's address, not that of the cold start the snapshot came from
+    api = {a["name"]: a["value"] for a in config["apiServer"]["extraArgs"]}
+    assert api["bind-address"] == sim.address
+    kubelet = yaml.safe_load(data("kube-system", "kubelet-config")["kubelet"])
+    assert (kubelet["cgroupDriver"], kubelet["clusterDNS"]) == ("systemd", ["10.96.0.10"])
+    info = yaml.safe_load(data("kube-public", "cluster-info")["kubeconfig"])
+    ca = base64.b64decode(info["clusters"][0]["cluster"]["certificate-authority-data"])
+    assert ca == sim.layout.cert("ca").read_bytes()
+
+    pod = ("-n", "kube-system", "kube-apiserver-control-plane")
+    lines = sim.kubectl("logs", *pod, "--tail=3", "--timestamps").stdout.splitlines()
+    assert len(lines) == 3
+    stamp, _, text = lines[-1].partition(" ")
+    assert dt.datetime.fromisoformat(stamp) <= dt.datetime.now(dt.UTC)
+    everything = sim.kubectl("logs", *pod).stdout
+    assert text in everything
+    assert str(sim.layout.root) not in everything
+    admin = sim.layout.key("admin").read_text().splitlines()[1]
+    assert admin not in everything
+    etcd = sim.kubectl("logs", "-n", "kube-system", "etcd-control-plane", check=False)
+    assert etcd.returncode == 0 and str(sim.layout.root) not in etcd.stdout
+    previous = sim.kubectl("logs", *pod, "--previous", check=False)
+    assert 'previous terminated container "kube-apiserver"' in previous.stderr

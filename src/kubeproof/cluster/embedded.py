@@ -21,7 +21,7 @@ from typing import Self
 import yaml
 from lightkube.codecs import from_dict
 
-from kubeproof.cluster import addons, snapshot, staticpods
+from kubeproof.cluster import addons, kubeadmconfig, snapshot, staticpods
 from kubeproof.cluster.addresses import release, reserve, wait_ports_released
 from kubeproof.cluster.audit import write_policy
 from kubeproof.cluster.base import Cluster
@@ -257,16 +257,23 @@ class EmbeddedCluster(Cluster):
             if self.record.start_mode == "warm":
                 with self.client(timeout=5) as client:
                     publish_root_ca(client, self.layout.cert("ca"))
+                    kubeadmconfig.publish(client, *self._kubeadm_values(binaries))
             self._wait_healthy(controllers, "controller manager and scheduler")
         with self._phase("bootstrap"):
             self._wait_bootstrap()
 
+    def _kubeadm_values(self, binaries: Binaries | None) -> tuple:
+        assert self.record
+        record = self.record
+        return self.components(binaries), self.layout, record.address, record.kubernetes_version
+
     def _install_addons(self) -> None:
-        """CoreDNS and kube-proxy as kubeadm installs them (addons.py); CoreDNS's pods are
-        awaited so the snapshot holds them, not whatever the ReplicaSet controller had made
-        by then."""
+        """kubeadm's ConfigMaps and RBAC (kubeadmconfig.py), then CoreDNS and kube-proxy as
+        kubeadm installs them (addons.py); CoreDNS's pods are awaited so the snapshot holds
+        them, not whatever the ReplicaSet controller had made by then."""
         deadline = time.monotonic() + self.timeout
         with self.client(timeout=5) as client:
+            addons.create_missing(client, kubeadmconfig.objects(*self._kubeadm_values(None)))
             addons.install(client, self.record.kubernetes_version)
             while not addons.pods_created(client):
                 self._deadline_check(deadline, "the CoreDNS pods")

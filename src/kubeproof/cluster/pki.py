@@ -37,9 +37,10 @@ CLIENTS = (
     # registration; RBAC grants exactly these (cluster/components/nodesim.py RBAC), never
     # system:masters
     Identity("nodesim", "kubeproof:nodesim"),
-    Identity(
-        "apiserver-kubelet-client", "kube-apiserver-kubelet-client", ("kubeadm:cluster-admins",)
-    ),
+    # no group, as kubeadm's (cmd/kubeadm/app/phases/certs/certlist.go:312-325): its access to
+    # the kubelet API is the kubeadm:apiserver-kubelet-client binding (kubeadmrbac.py), and
+    # the kubeadm:cluster-admins group that binding's neighbour makes cluster-admin is no one's
+    Identity("apiserver-kubelet-client", "kube-apiserver-kubelet-client"),
 )
 
 

@@ -21,7 +21,9 @@ from kubeproof.cluster.health import ssl_context
 from kubeproof.cluster.layout import Layout
 from kubeproof.cluster.versions import versions
 
-FORMAT = 3  # 2: with the CoreDNS addon (addons.py); 3: with kube-proxy (kubeproxy.py)
+# 2: with the CoreDNS addon (addons.py); 3: with kube-proxy (kubeproxy.py); 4: with
+# kubeadm's ConfigMaps and RBAC (kubeadmconfig.py)
+FORMAT = 4
 PLACEHOLDER_PEER = "https://127.0.0.1:2380"
 
 

@@ -21,7 +21,15 @@ from pathlib import Path
 
 from aiohttp import web
 
-from kubeproof.nodesim import execstream, interactive, metrics, portforward, shell, tokens
+from kubeproof.nodesim import (
+    execstream,
+    interactive,
+    metrics,
+    portforward,
+    shell,
+    staticlogs,
+    tokens,
+)
 from kubeproof.nodesim.container import Container
 from kubeproof.nodesim.etcfiles import hostname_and_domain
 from kubeproof.nodesim.liveproc import EXEC_LIMIT
@@ -180,6 +188,8 @@ class KubeletServer:
 
     async def logs(self, request: web.Request) -> web.StreamResponse:
         pod, container = self._container(request)
+        # a static pod's container log is its control-plane process's (staticlogs.py)
+        static = staticlogs.source(self.kubelet, pod, container)
         query = request.query
         previous = query.get("previous") == "true"
         if previous:
@@ -192,7 +202,8 @@ class KubeletServer:
         else:
             if not container.container_id:
                 raise web.HTTPBadRequest(text=_waiting_message(container, pod.name))
-            lines = list(container.logs)
+            # (up to 10 MiB read off the event loop)
+            lines = await asyncio.to_thread(static.read) if static else list(container.logs)
         if since := query.get("sinceSeconds"):
             cutoff = time.time() - float(since)
             lines = [entry for entry in lines if entry[0] >= cutoff]
@@ -216,7 +227,7 @@ class KubeletServer:
         sent, instance = len(container.logs), container.container_id
         while container.container_id == instance and container.stage == "running":
             await asyncio.sleep(FOLLOW_POLL_SECONDS)
-            fresh = container.logs[sent:]
+            fresh = await asyncio.to_thread(static.read_new) if static else container.logs[sent:]
             sent += len(fresh)
             if fresh:
                 await response.write(render(fresh))
