@@ -6,9 +6,10 @@ from collections import Counter
 import pytest
 import yaml
 
-from kubeproof.generate import suites
+from kubeproof.generate import schema, suites
 from kubeproof.generate.model import GeneratedTask, Tier
 from kubeproof.generate.offline import judge
+from kubeproof.generate.task import identity
 from kubeproof.verify.fields import get_path
 
 
@@ -40,3 +41,14 @@ def test_every_reference_passes_and_every_mutant_fails_where_it_aims(everyday):
         for m in task.mutants:
             assert judge(task, m.answer).failed_at == m.fails_at, (task.id, m.operator)
     assert {"wrong_number", "wrong_quantity", "wrong_image", "wrong_schedule"} <= set(operators)
+
+
+def test_the_evaluation_identity_may_write_every_kind_a_task_holds(everyday):
+    kubebench = list(suites.tasks("kubebench-810", limit=24))
+    rules = identity().rules
+    for task in everyday[:18] + kubebench:
+        for doc in task.fixtures + list(yaml.load_all(task.reference, Loader=yaml.CSafeLoader)):
+            info = schema.resource_class(doc["apiVersion"], doc["kind"])._api_info
+            group, plural = info.resource.group, info.plural
+            assert any(group in r.apiGroups and plural in r.resources and "patch" in r.verbs
+                       for r in rules), (task.id, doc["kind"])  # fmt: skip

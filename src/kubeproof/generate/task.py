@@ -23,38 +23,35 @@ _ID = re.compile(r"^generate-v(\d+)-([a-z]+)-(easy|intermediate|advanced)-([a-z]
 _WRITE = ["get", "list", "watch", "create", "update", "patch", "delete"]
 
 
+# group -> resources the evaluation identity may write: every kind a template's answer or
+# fixtures hold (a test keeps this in step with the templates)
+WRITABLE = {
+    "": ["namespaces", "configmaps", "secrets", "serviceaccounts", "resourcequotas",
+         "limitranges", "services", "persistentvolumeclaims"],
+    RBAC_GROUP: ["roles", "clusterroles", "rolebindings", "clusterrolebindings"],
+    "apps": ["deployments"],
+    "batch": ["cronjobs"],
+    "policy": ["poddisruptionbudgets"],
+    "autoscaling": ["horizontalpodautoscalers"],
+}  # fmt: skip
+
+
 def identity() -> EvaluationIdentity:
-    """The evaluation ServiceAccount of the CREATE tasks: may write the kinds the tasks ask
-    for, and holds escalate and bind, so any well-formed RBAC applies (KubeBench does not say
-    what its evaluator held; docs/generate.md)."""
+    """The evaluation ServiceAccount of the CREATE tasks, one for every task so a worker
+    makes it once: may write the kinds the tasks ask for, and holds escalate and bind, so
+    any well-formed RBAC applies (KubeBench does not say what its evaluator held;
+    docs/generate.md)."""
+    rules = [Rule(apiGroups=[g], resources=r, verbs=_WRITE) for g, r in WRITABLE.items()]
+    rules.append(
+        Rule(
+            apiGroups=[RBAC_GROUP], resources=["roles", "clusterroles"], verbs=["escalate", "bind"]
+        )
+    )
     return EvaluationIdentity(
         profile="escalate-allowed",
         namespace="kubeproof-eval",
         name="evaluator",
-        rules=[
-            Rule(
-                apiGroups=[""],
-                verbs=_WRITE,
-                resources=[
-                    "namespaces",
-                    "configmaps",
-                    "secrets",
-                    "serviceaccounts",
-                    "resourcequotas",
-                    "limitranges",
-                ],
-            ),
-            Rule(
-                apiGroups=[RBAC_GROUP],
-                verbs=_WRITE,
-                resources=["roles", "clusterroles", "rolebindings", "clusterrolebindings"],
-            ),
-            Rule(
-                apiGroups=[RBAC_GROUP],
-                resources=["roles", "clusterroles"],
-                verbs=["escalate", "bind"],
-            ),
-        ],
+        rules=rules,
         escalate=True,
         bind=True,
     )
