@@ -24,7 +24,9 @@ COMPONENTS = all_components(
 def test_cluster_configuration_as_kubeadm_marshals_it():
     """uploadconfig.go:57: the v1beta4 ClusterConfiguration, defaults filled in, our flags
     that kubeadm's commands lack as extraArgs (golden/kubeadm-config.yaml, reviewed against
-    manifests.go:185-382 and etcd/local.go:242-284)."""
+    manifests.go:185-382 and etcd/local.go:242-284). A component flag added or changed in
+    cluster/components/ changes the extraArgs: review the diff, then rewrite the file with
+    go_yaml(cluster_configuration(...)) as below."""
     config = kubeadmconfig.cluster_configuration(COMPONENTS, LAYOUT, ADDRESS, "v1.36.3")
     text = kubeadmconfig.go_yaml(config)
     assert text == (GOLDEN / "kubeadm-config.yaml").read_text()
