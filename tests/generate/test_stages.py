@@ -1,6 +1,7 @@
 """S0 extraction, S1 schema, the RBAC twin and the typed checks on crafted inputs."""
 
 import base64
+import random
 
 import pytest
 import yaml
@@ -8,8 +9,19 @@ import yaml
 from kubeproof.generate import extract, schema, yamltext
 from kubeproof.generate.checks import evaluate
 from kubeproof.generate.extract import Failure
-from kubeproof.generate.model import Cell, FieldEquals, ObjectRef, SecretData, SecretType, Subject
+from kubeproof.generate.model import (
+    Cell,
+    FieldEquals,
+    ObjectRef,
+    SecretData,
+    SecretType,
+    Subject,
+    Tier,
+)
+from kubeproof.generate.offline import judge
 from kubeproof.generate.rbac import allowed, rule_allows
+from kubeproof.generate.task import generate
+from kubeproof.generate.templates import TEMPLATES
 
 ROLE = """apiVersion: rbac.authorization.k8s.io/v1
 kind: Role
@@ -172,3 +184,25 @@ def test_quantities_compare_normalised_and_secrets_decoded():
 def test_yamltext_strings_load_back_as_strings(value):
     doc = {"k": value, value or "empty": [value, {"n": 1, "b": False, "z": None, "e": {}}]}
     assert yaml.safe_load(yamltext.dump_all([doc])) == doc
+
+
+JUNK = ("{", "}", "[", "]", ":", "- ", "&a ", "*a ", "!!python/object:os.system ", "kind: ")
+JUNK += ("null", "? ", "!!binary ", "\t", "\n", "---\n", '"', "'", "%YAML 1.1\n", "<<: *a\n")
+
+
+def test_mangled_answers_are_judged_never_crash():
+    """Hostile input: references with junk inserted, text cut and lines re-indented get a
+    verdict (some stage fails or all pass), never an exception."""
+    rng = random.Random(18)
+    tasks = [generate(kind, tier, 0) for kind in TEMPLATES for tier in Tier]
+    for task in tasks:
+        for _ in range(10):
+            text = task.reference
+            for _ in range(rng.randint(1, 6)):
+                i = rng.randrange(len(text) + 1)
+                if rng.random() < 0.5:
+                    text = text[:i] + rng.choice(JUNK) + text[i:]
+                else:
+                    text = text[:i] + text[i + rng.randint(1, 20) :]
+            verdict = judge(task, text)
+            assert verdict.stages and verdict.stages[-1].stage == (verdict.failed_at or "S4")
