@@ -291,3 +291,18 @@ spec:
     )
     result = import_task(src, tmp_path / "out")
     assert load(Path(result.out)).spec.kubeproof.controllers == ["shop/widget-controller"]
+
+
+def test_what_the_bootstrap_image_copies_to_its_workdir_is_mounted_there(tmp_path):
+    src = _copy(tmp_path)
+    _sub(
+        src / "environment/Dockerfile.bootstrap",
+        "COPY scripts/ /usr/local/bin/",
+        "COPY workspace/app/ /app/\nCOPY scripts/ /usr/local/bin/",
+    )
+    task = load(Path(import_task(src, tmp_path / "out").out))
+    assert task.spec.kubeproof.setup_mounts["/app"] == "bootstrap/workspace"
+    workspace = task.root / "environment" / "bootstrap" / "workspace"
+    app = src / "environment" / "workspace" / "app"
+    assert sorted(p.name for p in workspace.iterdir()) == sorted(p.name for p in app.iterdir())
+    assert "\ncd /app\nexec bootstrap-cluster" in task.setup_script.read_text()

@@ -103,6 +103,15 @@ def _image_files(image: Image, env_dir: Path, out: Path, notes: list[str]) -> No
             path.chmod(0o755)
 
 
+def _copied_workdir(image: Image) -> str | None:
+    """The image's WORKDIR when its Dockerfile copies files there (_image_files puts them
+    in `workspace`)."""
+    workdir = (image.workdir or "").rstrip("/")
+    if workdir and any(c.target.rstrip("/") == workdir for c in image.copies):
+        return workdir
+    return None
+
+
 def setup_script(env: Environment) -> str:
     """environment/setup.sh: the bootstrap service's command with the bootstrap image's
     commands on the PATH and its environment (but never its KUBECONFIG: the sandbox's is
@@ -112,6 +121,8 @@ def setup_script(env: Environment) -> str:
         for k, v in sorted(env.bootstrap_image.env.items())
         if k != "KUBECONFIG" and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", k)
     )
+    workdir = _copied_workdir(env.bootstrap_image)  # its WORKDIR, mounted (setup_mounts)
+    cd = f"cd {shlex.quote(workdir)}\n" if workdir else ""
     return (
         "#!/usr/bin/env bash\n"
         "# Imported from Harbor by `kubeproof tasks import harbor`: the compose file's\n"
@@ -119,6 +130,7 @@ def setup_script(env: Environment) -> str:
         "set -euo pipefail\n"
         'export PATH="/environment/bootstrap/bin:$PATH"\n'
         f"{exports}"
+        f"{cd}"
         f"exec {shlex.join(env.bootstrap_command)}\n"
     )
 
@@ -166,6 +178,9 @@ def kubeproof_fields(
         inside: source if source == "scratch" else f"compose/{source}"
         for inside, source in env.bootstrap_mounts.items()
     }
+    workdir = _copied_workdir(env.bootstrap_image)
+    if workdir and workdir not in mounts:  # what its Dockerfile copied there (read-only)
+        mounts[workdir] = "bootstrap/workspace"
     return {
         "title": str(task.get("description") or task.get("name"))[:200],
         "area": area,
