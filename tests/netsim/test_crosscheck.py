@@ -18,7 +18,11 @@ def _shapes(sample: list[Case]) -> set[str]:
     """Which policy shapes a sample of cases contains."""
     seen: set[str] = set()
 
+    def nulls(obj: dict, where: str) -> None:
+        seen.update(f"null:{where}.{k}" for k, v in obj.items() if v is None)
+
     def selector(s: dict | None, where: str) -> None:
+        nulls(s or {}, "selector")
         if s == {}:
             seen.add(f"{where}:empty")
         for expression in (s or {}).get("matchExpressions") or []:
@@ -31,23 +35,32 @@ def _shapes(sample: list[Case]) -> set[str]:
             seen.add("several policies")
         for p in c.policies:
             spec = p["spec"]
+            nulls(spec, "spec")
             seen.add(f"policyTypes:{spec.get('policyTypes', 'implicit')}")
-            selector(spec["podSelector"], "target")
+            seen.add(f"podSelector:{'missing' if 'podSelector' not in spec else 'given'}")
+            selector(spec.get("podSelector"), "target")
             for direction, peers_key in (("ingress", "from"), ("egress", "to")):
                 rules = spec.get(direction)
                 seen.add(f"{direction}:{'missing' if rules is None else len(rules) and 'rules'}")
                 for rule in rules or []:
-                    seen.add(f"{peers_key}:{'missing' if peers_key not in rule else 'list'}")
-                    seen.add(f"ports:{'missing' if 'ports' not in rule else len(rule['ports'])}")
+                    nulls(rule, "rule")
+                    seen.add(f"{peers_key}:{'missing' if rule.get(peers_key) is None else 'list'}")
+                    seen.add(
+                        f"ports:{'missing' if rule.get('ports') is None else len(rule['ports'])}"
+                    )
                     for peer in rule.get(peers_key) or []:
-                        seen.add("peer:" + "+".join(sorted(peer)))
+                        nulls(peer, "peer")
+                        seen.add("peer:" + "+".join(sorted(k for k, v in peer.items() if v)))
                         selector(peer.get("podSelector"), "pod")
                         selector(peer.get("namespaceSelector"), "namespace")
-                        if "except" in peer.get("ipBlock", {}):
+                        block = peer.get("ipBlock") or {}
+                        nulls(block, "ipBlock")
+                        if block.get("except"):
                             seen.add("ipBlock:except")
-                        if ":" in peer.get("ipBlock", {}).get("cidr", ""):
+                        if ":" in block.get("cidr", ""):
                             seen.add("ipBlock:IPv6")
                     for port in rule.get("ports") or []:
+                        nulls(port, "port")
                         seen.add(f"protocol:{port.get('protocol', 'implicit')}")
                         value = port.get("port")
                         kind = "none" if value is None else type(value).__name__
@@ -90,6 +103,14 @@ def test_the_generator_covers_every_shape_it_claims():
         "port:str",
         "port:range",
         "port:none",
+        "podSelector:missing",
+        "null:spec.podSelector",
+        "null:spec.policyTypes",
+        "null:rule.ports",
+        "null:peer.ipBlock",
+        "null:peer.podSelector",
+        "null:port.protocol",
+        "null:selector.matchExpressions",
     } <= seen
 
 

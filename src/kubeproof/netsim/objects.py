@@ -32,6 +32,13 @@ DNS_POD = {
 }
 
 
+def protocol_of(entry: dict) -> str:
+    """A port's protocol: TCP when absent or null, as the apiserver defaults it
+    (SetDefaults_ContainerPort, SetDefaults_NetworkPolicyPort in pkg/apis/{core,networking}/
+    v1/defaults.go). Manifests from files are not defaulted; `protocol:` with no value is null."""
+    return entry.get("protocol") or "TCP"
+
+
 def key(obj: dict) -> str:
     meta = obj["metadata"]
     return f"{meta.get('namespace', 'default')}/{meta['name']}"
@@ -73,13 +80,13 @@ class Pod:
     def named_port(self, name: str, protocol: str = "TCP") -> int | None:
         for container in self.obj["spec"].get("containers") or []:
             for port in container.get("ports") or []:
-                if port.get("name") == name and port.get("protocol", "TCP") == protocol:
+                if port.get("name") == name and protocol_of(port) == protocol:
                     return port["containerPort"]
         return None
 
     def declared_ports(self) -> set[tuple[int, str]]:
         return {
-            (p["containerPort"], p.get("protocol", "TCP"))
+            (p["containerPort"], protocol_of(p))
             for c in self.obj["spec"].get("containers") or []
             for p in c.get("ports") or []
         }

@@ -10,7 +10,7 @@ egress and the destination's ingress.
 import ipaddress
 from dataclasses import dataclass
 
-from kubeproof.netsim.objects import Objects, Pod
+from kubeproof.netsim.objects import Objects, Pod, protocol_of
 from kubeproof.netsim.selectors import matches
 
 
@@ -32,7 +32,9 @@ def selecting(objects: Objects, pod: Pod, direction: str) -> list[dict]:
         p
         for p in objects.policies.get(pod.namespace, [])
         if direction in policy_types(p)
-        and matches((p.get("spec") or {}).get("podSelector", {}), pod.labels)
+        # optional, "defaults to an empty selector" (k8s.io/api networking/v1 types.go:62-69):
+        # absent or null, it selects every pod of the namespace
+        and matches((p.get("spec") or {}).get("podSelector") or {}, pod.labels)
     ]
 
 
@@ -50,7 +52,7 @@ def _in_block(ip: str | None, block: dict) -> bool:
 def peer_matches(
     objects: Objects, policy_ns: str, peer: dict, other: Pod | None, ip: str | None
 ) -> bool:
-    if "ipBlock" in peer:
+    if peer.get("ipBlock") is not None:  # a null ipBlock is an absent one
         return _in_block(ip, peer["ipBlock"])
     if other is None:
         return False  # pod and namespace selectors select pods only
@@ -69,7 +71,7 @@ def port_matches(
     if not rule_ports:
         return True
     for entry in rule_ports:
-        if entry.get("protocol", "TCP") != protocol:
+        if protocol_of(entry) != protocol:
             continue
         if "port" not in entry or entry["port"] is None:
             return True

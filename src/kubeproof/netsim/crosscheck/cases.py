@@ -7,7 +7,8 @@ Exists, DoesNotExist; empty; the namespace's kubernetes.io/metadata.name label),
 one peer, ipBlock (IPv4 and IPv6) with except, ports by number, by name (present, absent, on another
 protocol) and with endPort, protocols TCP/UDP/SCTP or left out, policyTypes explicit or
 left to the defaulting, ingress/egress missing, empty or with rules, peers and ports
-missing or empty, default-deny policies, several policies on one pod.
+missing or empty, default-deny policies, several policies on one pod, optional fields
+written as null.
 """
 
 import ipaddress
@@ -22,6 +23,7 @@ POD_LABELS = {"app": ("web", "api", "db"), "tier": ("front", "back"), "version":
 PORTS = ((80, "http"), (443, "https"), (8080, "web"), (53, "dns"), (5432, "pg"), (9090, "metrics"))
 PROTOCOLS = ("TCP", "UDP", "SCTP")
 ABSENT_PORT_NAME = "admin"  # declared by no pod
+NULL_SHARE = 0.08
 EXTERNAL_IPS = ("192.168.1.10", "203.0.113.7", "10.96.5.5", "10.244.9.9", "2001:db8::7")
 CIDRS = (
     "10.244.0.0/16",
@@ -75,9 +77,18 @@ class Case(BaseModel):
         return self.model_dump(include={"namespaces", "pods", "policies", "probes"})
 
 
+def _nulls(rng: random.Random, obj: dict, keys: tuple[str, ...]) -> dict:
+    """Now and then an optional field left out is written as null instead (YAML's `key:`):
+    the API decodes null as absent, then defaults."""
+    for key in keys:
+        if key not in obj and rng.random() < NULL_SHARE:
+            obj[key] = None
+    return obj
+
+
 def _selector(rng: random.Random, vocabulary: dict[str, tuple[str, ...]]) -> dict:
     if rng.random() < 0.25:
-        return {}
+        return _nulls(rng, {}, ("matchLabels", "matchExpressions"))
     selector: dict = {}
     keys = sorted(vocabulary)
     match_labels = {k: rng.choice(vocabulary[k]) for k in rng.sample(keys, rng.randint(0, 2))}
@@ -93,7 +104,7 @@ def _selector(rng: random.Random, vocabulary: dict[str, tuple[str, ...]]) -> dic
         selector["matchLabels"] = match_labels
     if expressions:
         selector["matchExpressions"] = expressions
-    return selector
+    return _nulls(rng, selector, ("matchLabels", "matchExpressions"))
 
 
 def _namespace_vocabulary() -> dict[str, tuple[str, ...]]:
@@ -115,19 +126,19 @@ def _ip_block(rng: random.Random) -> dict:
     excepts = rng.sample(inside, min(len(inside), rng.choice((0, 0, 1, 2))))
     if excepts:
         block["except"] = excepts
-    return block
+    return _nulls(rng, block, ("except",))
 
 
 def _peer(rng: random.Random) -> dict:
     kind = rng.choices(("pod", "namespace", "both", "ip"), weights=(3, 3, 3, 2))[0]
     if kind == "ip":
-        return {"ipBlock": _ip_block(rng)}
+        return _nulls(rng, {"ipBlock": _ip_block(rng)}, ("podSelector", "namespaceSelector"))
     peer = {}
     if kind in ("namespace", "both"):
         peer["namespaceSelector"] = _selector(rng, _namespace_vocabulary())
     if kind in ("pod", "both"):
         peer["podSelector"] = _selector(rng, POD_LABELS)
-    return peer
+    return _nulls(rng, peer, ("ipBlock", "podSelector", "namespaceSelector"))
 
 
 def _port(rng: random.Random) -> dict:
@@ -144,7 +155,7 @@ def _port(rng: random.Random) -> dict:
         start = rng.choice(PORTS)[0]
         entry["port"] = start
         entry["endPort"] = min(65535, start + rng.choice((0, 1, 10, 400, 10000)))
-    return entry
+    return _nulls(rng, entry, ("protocol", "port", "endPort"))
 
 
 def _rule(rng: random.Random, peers_key: str) -> dict:
@@ -159,11 +170,13 @@ def _rule(rng: random.Random, peers_key: str) -> dict:
         rule["ports"] = []
     elif shape >= 0.4:
         rule["ports"] = [_port(rng) for _ in range(rng.randint(1, 2))]
-    return rule
+    return _nulls(rng, rule, (peers_key, "ports"))
 
 
 def _policy(rng: random.Random, name: str, namespace: str) -> dict:
     spec: dict = {"podSelector": _selector(rng, POD_LABELS)}
+    if spec["podSelector"] == {} and rng.random() < 0.2:
+        del spec["podSelector"]  # optional: "defaults to an empty selector"
     if rng.random() < 0.1:  # a default deny
         spec["podSelector"] = {}
         spec["policyTypes"] = rng.choice((["Ingress"], ["Egress"], ["Ingress", "Egress"]))
@@ -176,6 +189,7 @@ def _policy(rng: random.Random, name: str, namespace: str) -> dict:
             spec[direction] = [_rule(rng, peers_key) for _ in range(rng.randint(1, 3))]
     if rng.random() < 0.5:
         spec["policyTypes"] = rng.choice(([], ["Ingress"], ["Egress"], ["Ingress", "Egress"]))
+    _nulls(rng, spec, ("podSelector", "ingress", "egress", "policyTypes"))
     return {"metadata": {"name": name, "namespace": namespace}, "spec": spec}
 
 
@@ -197,7 +211,7 @@ def _container_ports(rng: random.Random) -> list[dict]:
         if rng.random() < 0.8 and name not in names:
             names.add(name)
             entry["name"] = name
-        ports.append(entry)
+        ports.append(_nulls(rng, entry, ("protocol",)))
     return ports
 
 
@@ -222,7 +236,7 @@ def _pod(rng: random.Random, index: int, namespaces: list[str]) -> dict:
 
 def _probe_ports(rng: random.Random, target: dict | None) -> list[tuple[int, str]]:
     declared = [
-        (p["containerPort"], p.get("protocol", "TCP"))
+        (p["containerPort"], p.get("protocol") or "TCP")
         for c in (target or {}).get("spec", {}).get("containers", [])
         for p in c.get("ports") or []
     ]
