@@ -205,7 +205,14 @@ class GeneratedTask(_Strict):
     fixtures: list[dict] = Field(description="Manifests an admin creates before the answer.")
     identity: EvaluationIdentity
     answer_kinds: list[str] = Field(description="Kinds the answer may contain (S0 wrong kind).")
+    answer_format: Literal["manifest", "command"] = Field(
+        default="manifest", description="YAML manifests, or one kubectl command (COMMAND)."
+    )
     expected: list[ObjectRef] = Field(description="Objects the answer must create (S3).")
+    absent: list[ObjectRef] = Field(
+        default_factory=list,
+        description="Objects that must not exist afterwards (what a DELETE task removes).",
+    )
     extra_objects: Literal["forbid", "warn"] = Field(
         default="forbid", description="Whether creating objects beyond `expected` fails S3."
     )

@@ -37,9 +37,12 @@ def objects_stage(task: GeneratedTask, objects: list[dict]) -> StageResult:
     missing = [r.name for r in task.expected if _ref_identity(r) not in have]
     allowed = {_ref_identity(r) for r in task.expected} | {_identity(f) for f in task.fixtures}
     extra = sorted(f"{k} {n}" for k, n, _ in have - allowed)
-    passed = not missing and not (extra and task.extra_objects == "forbid")
+    kept = [r.name for r in task.absent if _ref_identity(r) in have]
+    passed = not missing and not kept and not (extra and task.extra_objects == "forbid")
     return StageResult(
-        stage=Stage.s3_objects, passed=passed, reason=f"missing {missing}, extra {extra}"
+        stage=Stage.s3_objects,
+        passed=passed,
+        reason=f"missing {missing}, extra {extra}" + (f", still there {kept}" if kept else ""),
     )
 
 
