@@ -58,6 +58,7 @@ bench: setup
 	$(BIN)/python benchmarks/cluster_start.py
 	$(BIN)/python benchmarks/nodesim.py
 	$(BIN)/python benchmarks/netsim.py
+	$(BIN)/python benchmarks/netpol_crosscheck.py
 	$(BIN)/python benchmarks/trial.py
 	$(BIN)/python benchmarks/evidence.py
 
