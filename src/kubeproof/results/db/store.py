@@ -99,9 +99,7 @@ class Store:
         query = sa.select(trials.c.id, trials.c.dir).where(trials.c.run_id == run_id)
         if len(wanted) <= FEW:  # a trial landing in a run of thousands reads its own id only
             query = query.where(trials.c.dir.in_(sorted(wanted)))
-        ids: dict[str, int] = {
-            rel: id_ for id_, rel in conn.execute(query).tuples() if rel in wanted
-        }
+        ids: dict[str, int] = {r.dir: r.id for r in conn.execute(query) if r.dir in wanted}
         checked, tagged = [], []
         for rel, trial in found:
             checked += rows.check_rows(ids[rel], trial)
