@@ -31,7 +31,7 @@ def test_cli_lists_suites_and_refuses_unknown_ones(tmp_path):
     assert listed.exit_code == 0
     assert {s["name"]: s["tasks"] for s in json.loads(listed.stdout)} == {
         "kubebench-810": 810,
-        "everyday-540": 540,
+        "everyday-810": 810,
     }
     bad = CliRunner().invoke(app, ["tasks", "generate", "--suite", "nope", "--out", str(tmp_path)])
     assert bad.exit_code != 0

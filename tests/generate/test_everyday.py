@@ -15,13 +15,13 @@ from kubeproof.verify.fields import get_path
 
 @pytest.fixture(scope="module")
 def everyday() -> list[GeneratedTask]:
-    return list(suites.tasks("everyday-540", seed=1))
+    return list(suites.tasks("everyday-810", seed=1))
 
 
-def test_everyday_540_has_30_tasks_a_cell(everyday):
-    assert len({t.id for t in everyday}) == 540
+def test_everyday_810_has_30_tasks_a_cell(everyday):
+    assert len({t.id for t in everyday}) == 810
     cells = Counter((t.resource_type, t.tier) for t in everyday)
-    assert len(cells) == 18 and set(cells.values()) == {30}
+    assert len(cells) == 27 and set(cells.values()) == {30}
     assert {t.tier for t in everyday} == set(Tier)
 
 

@@ -70,7 +70,10 @@ def _field(obj: dict, check: FieldEquals) -> Verdict:
     have = get_path(obj, check.path)
     if missing(have):
         return Verdict(passed=False, reason=f"{check.path} is not set")
-    ok = equal(have, check.value, quantity=check.quantity)
+    if check.unordered and isinstance(have, list) and isinstance(check.value, list):
+        ok = sorted(map(json.dumps, have)) == sorted(map(json.dumps, check.value))
+    else:
+        ok = equal(have, check.value, quantity=check.quantity)
     return Verdict(passed=ok, reason=f"{check.path} is {have!r}, want {check.value!r}")
 
 

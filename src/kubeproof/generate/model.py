@@ -119,6 +119,9 @@ class FieldEquals(_Check):
     quantity: bool = Field(
         default=False, description="Compare as Kubernetes quantities (1Gi == 1024Mi)."
     )
+    unordered: bool = Field(
+        default=False, description="Compare lists in any order (policyTypes, accessModes)."
+    )
 
 
 class MapIncludes(_Check):

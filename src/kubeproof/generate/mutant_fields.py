@@ -39,6 +39,12 @@ FIELDS: tuple[tuple[str, str, str, Callable[[Any], Any]], ...] = (
     ("wrong_image", "CronJob", "spec.jobTemplate.spec.template.spec.containers[0].image",
      _other("busybox:1.35", "busybox:1.34")),
     ("wrong_quantity", "ResourceQuota", 'spec.hard["requests.cpu"]', _double),
+    ("wrong_quantity", "LimitRange", "spec.limits[0].default.memory", _double),
+    ("wrong_number", "Job", "spec.completions", _bump),
+    ("wrong_image", "Job", "spec.template.spec.containers[0].image",
+     _other("busybox:1.35", "busybox:1.34")),
+    ("wrong_number", "NetworkPolicy", "spec.ingress[0].ports[0].port", _bump),
+    ("wrong_value", "NetworkPolicy", "spec.policyTypes", lambda v: ["Egress"]),
 )  # fmt: skip
 
 

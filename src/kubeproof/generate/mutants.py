@@ -150,10 +150,13 @@ def wrong_secret_type(objects: list[dict]) -> Change | None:
 def wrong_label(objects: list[dict]) -> Change | None:
     out = _copy(objects)
     obj = out[0]
-    labels = obj["metadata"].get("labels")
-    if not labels:
+    labels = obj["metadata"].get("labels") or {}
+    # Pod Security labels take only privileged|baseline|restricted: the apiserver would refuse
+    # another value (S2), and this mutant aims at S4
+    free = [k for k in labels if not k.startswith("pod-security.kubernetes.io/")]
+    if not free:
         return None
-    key = list(labels)[-1]
+    key = free[-1]
     labels[key] += "-x"
     return out, 0, f'metadata.labels["{key}"]'
 

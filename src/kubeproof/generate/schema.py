@@ -1,8 +1,9 @@
 """S1: a static check of each document against the API's types, offline. The kinds, fields,
-required fields and field types come from lightkube's models (generated from the Kubernetes
-OpenAPI); an unknown field is an error, as kubectl's default strict field validation makes
-it. lightkube types string maps as plain `dict`, so the maps whose values must be strings
-(labels, ConfigMap data) or base64 (Secret data) are named here."""
+required fields and field types come from lightkube's models (msgspec Structs generated from
+the Kubernetes OpenAPI; lightkube >= 1.0); an unknown field is an error, as kubectl's default
+strict field validation makes it. lightkube types string maps as plain `dict`, so the maps
+whose values must be strings (labels, ConfigMap data) or base64 (Secret data) are named
+here."""
 
 import base64
 import binascii
@@ -11,6 +12,7 @@ import typing
 from functools import cache
 from typing import Any
 
+import msgspec
 from lightkube.codecs import resource_registry
 from lightkube.core.exceptions import LoadResourceError
 
@@ -24,12 +26,8 @@ _DEPTH = 40
 
 @cache
 def _hints(model: type) -> dict[str, Any]:
-    # lightkube adds `_api_info` and ClassVars such as `Status`: not fields of the object
-    return {
-        k: v
-        for k, v in typing.get_type_hints(model).items()
-        if k[:1].islower() and v is not typing.ClassVar
-    }
+    """Field name as the API spells it (`from`, which lightkube calls `from_`) -> type."""
+    return {f.encode_name: f.type for f in msgspec.structs.fields(model)}
 
 
 def resource_class(api_version: str, kind: str) -> type | None:
@@ -65,7 +63,7 @@ def _value(tp: Any, value: Any, path: str, errors: list[str], depth: int) -> Non
         for i, v in enumerate(value):
             _value(item, v, f"{path}[{i}]", errors, depth + 1)
         return
-    if (isinstance(tp, type) and hasattr(tp, "__dataclass_fields__")) or _is_model(tp):
+    if _is_model(tp):
         _object(tp, value, path, errors, depth + 1)
         return
     if not _fits(tp, value):
@@ -73,14 +71,7 @@ def _value(tp: Any, value: Any, path: str, errors: list[str], depth: int) -> Non
 
 
 def _is_model(tp: Any) -> bool:
-    return isinstance(tp, type) and bool(_safe_hints(tp)) and hasattr(tp, "from_dict")
-
-
-def _safe_hints(tp: type) -> dict[str, Any]:
-    try:
-        return _hints(tp)
-    except (TypeError, NameError):
-        return {}
+    return isinstance(tp, type) and issubclass(tp, msgspec.Struct)
 
 
 def _fits(tp: Any, value: Any) -> bool:

@@ -52,9 +52,10 @@ def _everyday(per_cell: int = 30) -> Suite:
     cells = [Cell(resource_type=kind, tier=tier, count=per_cell)
              for tier in Tier for kind in EVERYDAY_TYPES]  # fmt: skip
     return Suite(
-        name="everyday-540",
-        description="CREATE on six types operators write every day (Deployment, Service, PVC, "
-        "PDB, HPA, CronJob) in three tiers: 30 a cell.",
+        name="everyday-810",
+        description="CREATE on nine types operators write every day (Deployment, Service, "
+        "NetworkPolicy, PDB, HPA, Job, CronJob, ResourceQuota with LimitRange, PVC) in three "
+        "tiers: 30 a cell.",
         cells=cells,
     )
 

@@ -30,7 +30,8 @@ WRITABLE = {
          "limitranges", "services", "persistentvolumeclaims"],
     RBAC_GROUP: ["roles", "clusterroles", "rolebindings", "clusterrolebindings"],
     "apps": ["deployments"],
-    "batch": ["cronjobs"],
+    "batch": ["jobs", "cronjobs"],
+    "networking.k8s.io": ["networkpolicies"],
     "policy": ["poddisruptionbudgets"],
     "autoscaling": ["horizontalpodautoscalers"],
 }  # fmt: skip

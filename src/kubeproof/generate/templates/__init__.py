@@ -7,8 +7,10 @@ from kubeproof.generate.draft import Draft
 from kubeproof.generate.model import Tier
 from kubeproof.generate.templates.bindings import clusterrolebinding_task, rolebinding_task
 from kubeproof.generate.templates.config import configmap_task, secret_task
+from kubeproof.generate.templates.netpolicy import networkpolicy_task
+from kubeproof.generate.templates.quotas import resourcequota_task
 from kubeproof.generate.templates.roles import clusterrole_task, role_task
-from kubeproof.generate.templates.schedules import cronjob_task, hpa_task
+from kubeproof.generate.templates.schedules import cronjob_task, hpa_task, job_task
 from kubeproof.generate.templates.scope import namespace_task, serviceaccount_task
 from kubeproof.generate.templates.workloads import (
     deployment_task,
@@ -31,8 +33,9 @@ KUBEBENCH_TYPES = (
     "serviceaccount",
 )
 # what operators write every day beyond those
-EVERYDAY_TYPES = ("deployment", "service", "persistentvolumeclaim", "poddisruptionbudget",
-                  "horizontalpodautoscaler", "cronjob")  # fmt: skip
+EVERYDAY_TYPES = ("deployment", "service", "networkpolicy", "poddisruptionbudget",
+                  "horizontalpodautoscaler", "job", "cronjob", "resourcequota",
+                  "persistentvolumeclaim")  # fmt: skip
 
 TEMPLATES: dict[str, Template] = {
     "clusterrole": clusterrole_task,
@@ -49,4 +52,7 @@ TEMPLATES: dict[str, Template] = {
     "poddisruptionbudget": pdb_task,
     "horizontalpodautoscaler": hpa_task,
     "cronjob": cronjob_task,
+    "job": job_task,
+    "networkpolicy": networkpolicy_task,
+    "resourcequota": resourcequota_task,
 }

@@ -1,4 +1,4 @@
-"""HorizontalPodAutoscaler (autoscaling/v2) and CronJob: targets, bounds, metrics, schedules
+"""HorizontalPodAutoscaler (autoscaling/v2), CronJob and Job: targets, bounds, metrics, schedules
 and the policies operators most often get wrong (concurrency, history, deadlines)."""
 
 import random
@@ -137,6 +137,66 @@ def cronjob_task(rng: random.Random, tier: Tier) -> Draft:
         full=f"{scenario} Create a CronJob named {name} in {ns} that {ask}.",
         simplified=f"CronJob {name} in {ns}: {ask}.",
         terse=f"cronjob {name} -n {ns}: {terse}",
+        objects=[obj],
+        checks=checks,
+        fixtures=[namespace_fixture(ns)],
+    )
+
+
+def job_task(rng: random.Random, tier: Tier) -> Draft:
+    ns, app, team = _app(rng)
+    work = rng.choice(("migrate", "reindex", "import", "export"))
+    name = f"{app}-{work}"
+    command = ["sh", "-c", f"echo {work} done"]
+    pod: dict = {
+        "restartPolicy": "Never",
+        "containers": [{"name": work, "image": "busybox:1.36", "command": command}],
+    }
+    spec: dict = {"template": {"spec": pod}}
+    obj = {"apiVersion": "batch/v1", "kind": "Job", "metadata": meta(name, ns), "spec": spec}
+    target = ref(obj)
+    c = f"spec.template.spec.containers[name={work}]"
+    checks: list[Check] = [
+        FieldEquals(target=target, path=f"{c}.image", value="busybox:1.36"),
+        FieldEquals(target=target, path=f"{c}.command", value=command),
+        FieldEquals(target=target, path="spec.template.spec.restartPolicy", value="Never"),
+    ]
+    ask = (
+        f"runs once a container named {work} from busybox:1.36 running "
+        f'`sh -c "echo {work} done"`, never restarting the container in place'
+    )
+    terse = f"busybox:1.36 sh -c 'echo {work} done', restartPolicy Never"
+    if tier is not Tier.easy:
+        completions, parallel = rng.choice((4, 6, 10)), rng.choice((2, 3))
+        backoff = rng.choice((0, 2, 3))
+        spec |= {"completions": completions, "parallelism": parallel, "backoffLimit": backoff}
+        checks += [
+            FieldEquals(target=target, path=f"spec.{k}", value=spec[k])
+            for k in ("completions", "parallelism", "backoffLimit")
+        ]
+        ask += (
+            f"; it must complete {completions} times, {parallel} pods at a time, and give "
+            f"up after {backoff} retries"
+        )
+        terse += f", completions {completions} parallelism {parallel} backoffLimit {backoff}"
+    if tier is Tier.advanced:
+        ttl = rng.choice((60, 300, 3600))
+        spec |= {"completionMode": "Indexed", "ttlSecondsAfterFinished": ttl}
+        checks += [
+            FieldEquals(target=target, path="spec.completionMode", value="Indexed"),
+            FieldEquals(target=target, path="spec.ttlSecondsAfterFinished", value=ttl),
+        ]
+        ask += (
+            f"; each pod gets its own completion index; the finished Job is deleted "
+            f"{ttl} seconds after it ends"
+        )
+        terse += f", Indexed, ttl {ttl}s"
+    scenario = f"The {team} team has a one-off {work} to run for {app} in {ns}."
+    return Draft(
+        scenario=scenario,
+        full=f"{scenario} Create a Job named {name} in {ns} that {ask}.",
+        simplified=f"Job {name} in {ns}: {ask}.",
+        terse=f"job {name} -n {ns}: {terse}",
         objects=[obj],
         checks=checks,
         fixtures=[namespace_fixture(ns)],

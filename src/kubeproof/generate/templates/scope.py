@@ -25,52 +25,10 @@ from kubeproof.generate.model import (
     Subject,
     Tier,
 )
+from kubeproof.generate.templates import quotas
 from kubeproof.generate.templates.roles import NAMESPACED, pick
 
 PSA = "pod-security.kubernetes.io/enforce"
-
-
-def _quota(rng: random.Random, ns: str) -> tuple[dict, dict, str]:
-    cpu, memory = rng.choice((2, 4, 8, 16)), rng.choice((4, 8, 16, 32))
-    pods = rng.choice((10, 20, 50, 100))
-    hard = {
-        "requests.cpu": str(cpu),
-        "requests.memory": f"{memory}Gi",
-        "limits.memory": f"{memory * 2}Gi",
-        "pods": str(pods),
-    }
-    quota = {
-        "apiVersion": "v1",
-        "kind": "ResourceQuota",
-        "metadata": meta(f"{ns}-quota", ns),
-        "spec": {"hard": hard},
-    }
-    text = (
-        f"{cpu} CPUs and {memory}Gi of memory requested, {memory * 2}Gi memory limits, {pods} pods"
-    )
-    return quota, hard, text
-
-
-def _limits(rng: random.Random, ns: str) -> tuple[dict, dict, str]:
-    cpu = rng.choice(("250m", "500m", "1"))
-    memory = rng.choice(("256Mi", "512Mi", "1Gi"))
-    request_cpu, request_memory = rng.choice(("100m", "200m")), rng.choice(("128Mi", "256Mi"))
-    item = {
-        "type": "Container",
-        "default": {"cpu": cpu, "memory": memory},
-        "defaultRequest": {"cpu": request_cpu, "memory": request_memory},
-    }
-    obj = {
-        "apiVersion": "v1",
-        "kind": "LimitRange",
-        "metadata": meta(f"{ns}-limits", ns),
-        "spec": {"limits": [item]},
-    }
-    text = (
-        f"containers default to limits of cpu {cpu} and memory {memory}, and requests of cpu "
-        f"{request_cpu} and memory {request_memory}"
-    )
-    return obj, item, text
 
 
 def namespace_task(rng: random.Random, tier: Tier) -> Draft:
@@ -92,32 +50,11 @@ def namespace_task(rng: random.Random, tier: Tier) -> Draft:
         asks.append(f"annotated owner={owner}")
         terse.append(f"anno owner={owner}")
     if tier is Tier.advanced:
-        quota, hard, quota_text = _quota(rng, ns)
-        limits, item, limits_text = _limits(rng, ns)
-        objects += [quota, limits]
-        checks += [
-            FieldEquals(target=ref(quota), path=f'spec.hard["{k}"]', value=v, quantity=True)
-            for k, v in hard.items()
-        ]
-        checks += [
-            FieldEquals(
-                target=ref(limits),
-                path=f"spec.limits[0].{part}.{res}",
-                value=item[part][res],
-                quantity=True,
-            )
-            for part in ("default", "defaultRequest")
-            for res in ("cpu", "memory")
-        ]
-        asks.append(
-            f"with a ResourceQuota named {ns}-quota capping {quota_text}, and a "
-            f"LimitRange named {ns}-limits where {limits_text}"
-        )
-        terse.append(
-            f"quota {ns}-quota {wording.pairs(hard)}; limitrange {ns}-limits "
-            f"default {wording.pairs(item['default'])} "
-            f"req {wording.pairs(item['defaultRequest'])}"
-        )
+        for made in (quotas.quota(rng, ns, quotas.HARD), quotas.limit_range(rng, ns)):
+            objects.append(made.obj)
+            checks += made.checks
+            asks.append(f"with {made.ask}")
+            terse.append(made.terse)
     scenario = f"The {team} team is onboarding its {env} environment to the shared cluster."
     return Draft(
         scenario=scenario,
