@@ -15,6 +15,7 @@ import yaml
 
 from kubeproof.agents.builtin import interpreter
 from kubeproof.interop.harbor import import_all, import_task
+from kubeproof.nodesim.profile import NodeProfile
 from kubeproof.runner.shell_verifier import reward
 from kubeproof.tasks import load
 from tests.conftest import run_cli
@@ -71,7 +72,18 @@ def test_a_harbor_task_becomes_a_kubeproof_task(tmp_path):
     assert [p.name for p in task.bin.iterdir()] == ["prepare-kubeconfig"]
     assert os.access(task.bin / "prepare-kubeconfig", os.X_OK)
     nodes = yaml.safe_load((env / "nodes.yaml").read_text())
-    assert nodes == {"nodes": [{"name": "shop-node", "labels": {"shop.example/pool": "web"}}]}
+    # k3s's server node as k3s labels it, and no kubeadm control-plane node beside it: a
+    # bootstrap's `kubectl label node --all` or `get nodes -o jsonpath={.items[0]...}` sees
+    # the one node a k3s cluster has
+    server_roles = {
+        "node-role.kubernetes.io/control-plane": "true",
+        "node-role.kubernetes.io/master": "true",
+    }
+    assert nodes == {
+        "nodes": [{"name": "shop-node", "labels": server_roles | {"shop.example/pool": "web"}}],
+        "control_plane": False,
+    }
+    assert [n.name for n in NodeProfile.model_validate(nodes).expand()] == ["shop-node"]
     # tests/ and the oracle are copied as they are
     assert task.solution.read_bytes() == (FIXTURE / "solution" / "solve.sh").read_bytes()
     text = (task.root / "task.toml").read_text()

@@ -135,16 +135,28 @@ def setup_script(env: Environment) -> str:
     )
 
 
+# What k3s labels a server node with (ROLES control-plane,master in `kubectl get nodes`); it
+# keeps no control-plane taint, so workloads run there as on the agents
+K3S_SERVER_LABELS = {
+    "node-role.kubernetes.io/control-plane": "true",
+    "node-role.kubernetes.io/master": "true",
+}
+
+
 def nodes_profile(env: Environment) -> dict:
+    """The compose file's k3s nodes, as they are: k3s runs its control plane inside the
+    server's process, so there is no kubeadm control-plane node with static pods beside them
+    (a bootstrap's `kubectl label node --all` or `items[0]` sees just these nodes)."""
     groups = []
     for node in env.nodes:
         group: dict = {"name": node.name}
-        if node.labels:
-            group["labels"] = node.labels
+        labels = (K3S_SERVER_LABELS if node.server else {}) | node.labels
+        if labels:
+            group["labels"] = labels
         if node.taints:
             group["taints"] = [_taint(t) for t in node.taints]
         groups.append(group)
-    return {"nodes": groups}
+    return {"nodes": groups, "control_plane": False}
 
 
 def _taint(text: str) -> dict:
