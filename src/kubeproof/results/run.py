@@ -143,11 +143,12 @@ def summarize(trials: list[TrialResult]) -> Summary:
             g.errors += r.verdict in ("error", "invalid")
             g.unsafe += r.safe is False
             if r.usage:  # model agents: what the group spent
-                known = (g.tokens is None or g.cost_usd is not None) and (
-                    r.usage.cost_usd is not None
-                )
+                cost = r.usage.cost_usd
+                known = g.tokens is None or g.cost_usd is not None
                 g.tokens = (g.tokens or 0) + r.usage.tokens_in + r.usage.tokens_out
-                g.cost_usd = round((g.cost_usd or 0.0) + r.usage.cost_usd, 6) if known else None
+                g.cost_usd = (
+                    round((g.cost_usd or 0.0) + cost, 6) if known and cost is not None else None
+                )
         return out
 
     return Summary(
