@@ -5,11 +5,13 @@ JSON); a trial.json that does not read is listed as skipped, not fatal. Task ins
 come from the task library when it is at hand (`tasks_dir`), read the same careful way.
 """
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from kubeproof import hostile
+from kubeproof.bulk import collector_paused
 from kubeproof.report.view import Site, TaskView, TrialView, outcome_class, outcome_word
-from kubeproof.results.load import load_run
+from kubeproof.results.load import LoadedRun, load_run
 
 INSTRUCTION_LIMIT = 256 * 1024  # an instruction is a page of prose
 
@@ -29,9 +31,15 @@ def instruction(tasks_dir: Path | None, task: str) -> str | None:
         return None
 
 
-def load_site(runs: list[Path], tasks_dir: Path | None = None) -> Site:
-    """Every trial of every run, numbered for their pages, grouped by task and agent."""
-    loaded = [load_run(Path(r)) for r in runs]
+def load_site(runs: Sequence[Path | LoadedRun], tasks_dir: Path | None = None) -> Site:
+    """Every trial of every run (a directory, or a run loaded already), numbered for their
+    pages, grouped by task and agent."""
+    loaded = [r if isinstance(r, LoadedRun) else load_run(Path(r)) for r in runs]
+    with collector_paused():  # thousands of views: kubeproof.bulk
+        return _site(loaded, tasks_dir)
+
+
+def _site(loaded: list[LoadedRun], tasks_dir: Path | None) -> Site:
     several = len(loaded) > 1
     trials: list[TrialView] = []
     agents: list[str] = []

@@ -14,6 +14,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from kubeproof import hostile
+from kubeproof.bulk import collector_paused
 from kubeproof.errors import KubeproofError
 from kubeproof.results.paths import RunPaths
 from kubeproof.results.run import RunResult
@@ -147,7 +148,7 @@ def load_run(directory: Path) -> LoadedRun:
     skipped: list[str] = []  # directories that did not list, then trials that did not read
     unread: list[str] = []
     trials: list[tuple[str, TrialResult]] = []
-    with hostile.directory(directory) as fd:
+    with hostile.directory(directory) as fd, collector_paused():
         if hostile.lexists(fd, "trials"):
             for rel, trial, why in _trials(fd, directory, skipped):
                 if trial is None:

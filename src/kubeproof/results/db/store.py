@@ -11,6 +11,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
+from kubeproof.bulk import collector_paused
 from kubeproof.errors import NotFoundError
 from kubeproof.results.db import rows
 from kubeproof.results.db.connect import DatabaseError
@@ -82,6 +83,7 @@ class Store:
         conn.execute(sa.delete(trial_tags).where(trial_tags.c.trial_id.in_(ids)))
         conn.execute(sa.delete(trials).where(trials.c.id.in_(ids)))
 
+    @collector_paused()  # thousands of rows: kubeproof.bulk
     def _insert_trials(
         self, conn: Connection, run_id: int, found: list[tuple[str, TrialResult]]
     ) -> None:
