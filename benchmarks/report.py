@@ -1,7 +1,8 @@
 """What every benchmark ends with: its table for people, its figures as JSON for programs;
 run as a script, the HTML report's benchmark: `python benchmarks/report.py [--trials N]`
-builds the report of N synthetic trials and prints the build seconds and the leaderboard
-page's size (budget: 10 s and 1 MB)."""
+lands N synthetic trials in a SQLite results database, builds their report from the run
+as read for the database (as a caller holding both does), and prints the seconds of each
+and of both, and the leaderboard page's size (budget: 10 s for both, 1 MB)."""
 
 import json
 
@@ -125,6 +126,7 @@ def main() -> None:
     from pathlib import Path
 
     from kubeproof.report import build_report
+    from kubeproof.results.db import import_run, open_store
 
     parser = argparse.ArgumentParser(description="Build the HTML report of synthetic trials.")
     parser.add_argument("--trials", type=int, default=10_000)
@@ -135,9 +137,13 @@ def main() -> None:
         made = time.monotonic()
         synthesize(run, args.trials)
         made = time.monotonic() - made
+        # the rows a run lands (runs, trials, checks and tags), from the run as read once
+        rows, rows_cpu = time.monotonic(), time.process_time()
+        loaded = import_run(open_store(None, Path(tmp)), run)
+        rows, rows_cpu = time.monotonic() - rows, time.process_time() - rows_cpu
         children = resource.getrusage(resource.RUSAGE_CHILDREN)
         start, cpu = time.monotonic(), time.process_time()
-        index = build_report([run], Path(tmp) / "site")
+        index = build_report([loaded], Path(tmp) / "site")  # the same run: not read again
         seconds, cpu = time.monotonic() - start, time.process_time() - cpu
         after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the trial pages' workers
         workers = after.ru_utime + after.ru_stime - children.ru_utime - children.ru_stime
@@ -146,7 +152,10 @@ def main() -> None:
     table = Table("figure", "value", "budget", title="HTML report")
     table.add_row("trials", f"{args.trials:,}", "")
     table.add_row("synthesis seconds (not counted)", f"{made:.2f}", "")
-    table.add_row("build seconds", f"{seconds:.2f}", f"<= {BUDGET_SECONDS:.0f}")
+    table.add_row("database rows seconds (SQLite; reading the run too)", f"{rows:.2f}", "")
+    table.add_row("report build seconds", f"{seconds:.2f}", "")
+    table.add_row("rows + report seconds", f"{rows + seconds:.2f}", f"<= {BUDGET_SECONDS:.0f}")
+    table.add_row("database rows CPU seconds", f"{rows_cpu:.2f}", "")
     table.add_row("build CPU seconds: main process", f"{cpu:.2f}", "")
     table.add_row("build CPU seconds: page workers", f"{workers:.2f}", "")
     table.add_row("leaderboard bytes", f"{size:,}", f"< {BUDGET_LEADERBOARD_BYTES:,}")
@@ -155,12 +164,15 @@ def main() -> None:
         table,
         {
             "trials": args.trials,
+            "db_rows_seconds": round(rows, 3),
+            "db_rows_cpu_seconds": round(rows_cpu, 3),
             "build_seconds": round(seconds, 3),
+            "total_seconds": round(rows + seconds, 3),
             "build_cpu_seconds": round(cpu, 3),
             "worker_cpu_seconds": round(workers, 3),
             "leaderboard_bytes": size,
             "pages": pages,
-            "within_budget": seconds <= BUDGET_SECONDS and size < BUDGET_LEADERBOARD_BYTES,
+            "within_budget": rows + seconds <= BUDGET_SECONDS and size < BUDGET_LEADERBOARD_BYTES,
         },
         args.json,
     )

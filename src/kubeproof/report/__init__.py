@@ -7,15 +7,20 @@ numbers.py: rates and comparisons from `kubeproof.results.stats`; detail.py: a t
 trajectory, turns, logs and evidence chain; charts.py: inline SVG; pages.py: the pages.
 """
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from kubeproof.report.load import load_site
 from kubeproof.report.pages import write_site
+from kubeproof.results.load import LoadedRun
 
 
-def build_report(runs: list[Path], out: Path, tasks_dir: Path | None = None) -> Path:
-    """Write the report of `runs` into `out`; returns its index.html."""
-    return write_site(load_site([Path(r) for r in runs], tasks_dir), Path(out))
+def build_report(
+    runs: Sequence[Path | LoadedRun], out: Path, tasks_dir: Path | None = None
+) -> Path:
+    """Write the report of `runs` into `out`; returns its index.html. A run is its directory,
+    or the run as a caller loaded it already (`import_run` returns it): not read twice."""
+    return write_site(load_site(runs, tasks_dir), Path(out))
 
 
 __all__ = ["build_report"]
