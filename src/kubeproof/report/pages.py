@@ -15,6 +15,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
+from functools import cache
 from importlib import resources
 from itertools import combinations
 from pathlib import Path
@@ -49,6 +50,7 @@ def pre(text: Text, cls: str = "text") -> Markup:
     return Markup(html)
 
 
+@cache  # one per process: each template compiled once, and inherited by the forked workers
 def environment() -> Environment:
     env = Environment(
         loader=PackageLoader("kubeproof.report", "templates"),
@@ -152,7 +154,7 @@ def _trial_chunk(first: int, last: int) -> None:
     """Trial pages [first, last): the work of one process."""
     assert _SHARED is not None
     site, out = _SHARED
-    template = environment().get_template("trial.html.j2")  # compiled once per worker
+    template = environment().get_template("trial.html.j2")  # compiled before the fork
     tasks = {t.task: t for t in site.tasks}
     pages = os.open(out / "trials", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
@@ -188,6 +190,7 @@ def _trial_pages(site: Site, out: Path) -> Iterator[None]:
             yield
             return
         step = -(-len(site.trials) // workers)
+        environment().get_template("trial.html.j2")  # compiled here once, not in each worker
         # the site is built: move it out of the collector's generations, so that neither
         # this process nor the workers it forks scan it again at every full collection
         # (and the workers' copies of its pages stay shared)
