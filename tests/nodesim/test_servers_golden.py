@@ -2,7 +2,7 @@
 of images.yaml): the container listens on its command's port whatever its image's model
 says. Golden runs on a fake clock, no cluster."""
 
-from kubeproof.fidelity.golden import pod_object, simulate
+from kubeproof.fidelity.golden import StaticWorld, pod_object, simulate
 from kubeproof.nodesim import catalog
 from kubeproof.nodesim.servers import ServerRule, in_script, recognise
 
@@ -44,22 +44,60 @@ def test_a_task_rule_comes_before_the_shipped_ones():
     assert recognise(merged.servers, ["httpd", "-f"]).port == 8081
 
 
-def _probed(command: list[str], port: int) -> dict:
+def _probed(command: list[str], port: int, path: str = "/", **pod) -> dict:
     spec = {
         "name": "app",
         "image": "busybox:1.36",
         "command": command,
-        "readinessProbe": {"httpGet": {"path": "/", "port": port}, "periodSeconds": 1},
+        "readinessProbe": {"httpGet": {"path": path, "port": port}, "periodSeconds": 1},
     }
-    return pod_object({"containers": [spec]})
+    return pod_object({"containers": [spec], **pod})
 
 
 def test_busybox_httpd_in_the_foreground_serves_its_port_and_turns_ready():
     # the busybox model alone serves no port; its command makes it a web server
-    trace = simulate(_probed(["httpd", "-f", "-p", "8080"], 8080), 8)
+    pod = _probed(["httpd", "-f", "-p", "8080"], 8080)
+    probe = pod["spec"]["containers"][0]
+    probe["readinessProbe"] = {"tcpSocket": {"port": 8080}, "periodSeconds": 1}
+    trace = simulate(pod, 8)
     status = trace.status_at(7)["containerStatuses"][0]
     assert "running" in status["state"] and status["ready"] is True
     assert not [e for e in trace.events if e[2] == "Unhealthy"]
+
+
+def _site() -> tuple[dict, StaticWorld]:
+    """busybox httpd serving /www, a ConfigMap's files"""
+    site = {
+        "kind": "ConfigMap",
+        "metadata": {"name": "site", "namespace": "default"},
+        "data": {"healthz": "ok\n"},
+    }
+    volumes = [{"name": "www", "configMap": {"name": "site"}}]
+    return {"volumes": volumes}, StaticWorld([site])
+
+
+def _served(path: str):
+    pod_fields, world = _site()
+    pod = _probed(["httpd", "-f", "-p", "8080", "-h", "/www"], 8080, path, **pod_fields)
+    pod["spec"]["containers"][0]["volumeMounts"] = [{"name": "www", "mountPath": "/www"}]
+    return simulate(pod, 8, world=world)
+
+
+def test_an_http_probe_of_a_file_server_gets_the_file():
+    # the probe's GET is answered as the server answers it (pages.py): a file under -h
+    trace = _served("/healthz")
+    assert trace.status_at(7)["containerStatuses"][0]["ready"] is True
+    assert not [e for e in trace.events if e[2] == "Unhealthy"]
+
+
+def test_an_http_probe_of_a_path_the_file_server_lacks_is_its_404():
+    # busybox networking/httpd.c answers 404 for a file not under its home (and for / with
+    # no index.html); pkg/probe/http/http.go DoHTTPProbe words the failure
+    for path in ("/ready", "/"):
+        trace = _served(path)
+        assert trace.status_at(7)["containerStatuses"][0]["ready"] is False
+        unhealthy = {e[3] for e in trace.events if e[2] == "Unhealthy"}
+        assert unhealthy == {"Readiness probe failed: HTTP probe failed with statuscode: 404"}
 
 
 def test_a_probe_on_another_port_is_refused():

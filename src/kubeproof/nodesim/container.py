@@ -13,7 +13,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from kubeproof.nodesim import formats, hooks, probes, termination
+from kubeproof.nodesim import formats, hooks, pages, probes, termination
 from kubeproof.nodesim.catalog import Catalog, canonical
 from kubeproof.nodesim.config import ConfigError, World, resolve_env
 from kubeproof.nodesim.expansion import command_and_args
@@ -249,7 +249,7 @@ class Container(ImagePulling):
         if self.hook_until is not None:  # probes wait for the status to show it running
             self.next_at = min(exit_at, self.hook_until)
             return []
-        events = self._probe(now, pod, model)
+        events = self._probe(now, pod, model, catalog)
         if self.stage != "running":
             return events
         if self.failing:
@@ -271,7 +271,7 @@ class Container(ImagePulling):
         self.next_at = min(upcoming)
         return events
 
-    def _probe(self, now, pod, model) -> list[Event]:
+    def _probe(self, now, pod, model, catalog: Catalog) -> list[Event]:
         events: list[Event] = []
         serving = now >= self.started_at + model.startup_seconds
         kinds = ["startupProbe"] if not self.started else ["livenessProbe", "readinessProbe"]
@@ -304,7 +304,11 @@ class Container(ImagePulling):
                 failure = f"{label} probe failed: HTTP probe failed with statuscode: 503"
             else:
                 try:
-                    failure = probes.check(probe, self.spec, model, pod.ip, serving)
+                    # a static file server answers from its document root (pages.py)
+                    def page(port: int, path: str):
+                        return pages.served(self, model, catalog.servers, port, path)
+
+                    failure = probes.check(probe, self.spec, model, pod.ip, serving, page)
                     failure = None if failure is None else f"{label} probe failed: {failure}"
                 except probes.ProbeError as exc:
                     failure = f"{label} probe errored and resulted in unknown state: {exc}"

@@ -1,5 +1,8 @@
 """Readiness, liveness and startup probes against what the behaviour model serves."""
 
+from collections.abc import Callable
+from typing import Any
+
 from kubeproof.nodesim.catalog import ImageModel
 from kubeproof.nodesim.timing import go_duration
 
@@ -19,9 +22,16 @@ def resolve_port(port: int | str, container: dict) -> int | None:
 
 
 def check(
-    probe: dict, container: dict, model: ImageModel, pod_ip: str, serving: bool
+    probe: dict,
+    container: dict,
+    model: ImageModel,
+    pod_ip: str,
+    serving: bool,
+    page: Callable[[int, str], Any] | None = None,
 ) -> str | None:
-    """None when the probe succeeds, else the kubelet's failure output."""
+    """None when the probe succeeds, else the kubelet's failure output. `page(port, path)`,
+    when given, is what the container's server answers (nodesim/pages.py) or None when it
+    does not know: a static file server's 404 for a file not under its root."""
     served = {p.container_port for p in model.ports}
     if "httpGet" in probe:
         get = probe["httpGet"]
@@ -34,6 +44,11 @@ def check(
             raise ProbeError(f"port {get.get('port')} not found")
         if not serving or port not in served:
             return f'Get "{url}": dial tcp {host}:{port}: connect: connection refused'
+        answer = page(port, path) if page is not None else None
+        if answer is not None:  # pkg/probe/http/http.go DoHTTPProbe: 2xx and 3xx succeed
+            if 200 <= answer.status < 400:
+                return None
+            return f"HTTP probe failed with statuscode: {answer.status}"
         healthy = set(model.health) or {"/"}
         if path.split("?")[0] not in healthy:
             return "HTTP probe failed with statuscode: 404"
