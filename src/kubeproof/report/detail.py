@@ -34,10 +34,11 @@ class Text(BaseModel):
 
 def capped(value: Any, cap: int = TEXT_CAP) -> Text:
     text = value if isinstance(value, str) else json.dumps(value, indent=1, default=str)
-    # model_construct: the values are built here with their types; a trial page has dozens
+    # validated, not model_construct: pydantic's validator in Rust builds these small models
+    # faster than model_construct's Python loop (a trial page has dozens)
     if len(text) <= cap:
-        return Text.model_construct(text=text, cut=0)
-    return Text.model_construct(text=text[:cap], cut=len(text) - cap)
+        return Text(text=text, cut=0)
+    return Text(text=text[:cap], cut=len(text) - cap)
 
 
 class StepView(BaseModel):
@@ -165,7 +166,7 @@ def _step(raw: dict, collateral: list[int], risks: dict[int, dict]) -> StepView:
     index: int = found if isinstance(found, int) and not isinstance(found, bool) else 0
     seen = raw.get("safety")
     safety: list = seen if isinstance(seen, list) else []
-    return StepView.model_construct(
+    return StepView(
         index=index,
         origin=str(raw.get("origin", "agent")),
         command=capped(raw.get("command", "")),
@@ -182,7 +183,7 @@ def _step(raw: dict, collateral: list[int], risks: dict[int, dict]) -> StepView:
 
 
 def _turn(raw: dict) -> TurnView:
-    return TurnView.model_construct(
+    return TurnView(
         turn=raw.get("turn"),
         tokens_in=raw.get("tokens_in"),
         tokens_out=raw.get("tokens_out"),
@@ -196,8 +197,13 @@ def _turn(raw: dict) -> TurnView:
     )
 
 
+# the files of a trial directory by name (results/paths.py), resolved once, not at every page
+_NAMES = TrialPaths(Path())
+EVIDENCE, TRAJECTORY, TURNS = _NAMES.evidence.name, _NAMES.trajectory.name, _NAMES.turns.name
+VERIFIER_LOG, ERROR_LOG = _NAMES.verifier_log.name, _NAMES.error_log.name
+
+
 def load_detail(trial_dir: Path, collateral: list[int], fingerprint: str | None) -> Detail:
-    paths = TrialPaths(Path(trial_dir))
     problems: list[str] = []
     chain = ChainStatus()
     risks: dict[int, dict] = {}
@@ -205,19 +211,20 @@ def load_detail(trial_dir: Path, collateral: list[int], fingerprint: str | None)
         # the trial's directory opened once: each of its files is then one openat
         # (O_NOFOLLOW), not a walk of the whole path per file
         try:
-            root: Path | int = opened.enter_context(hostile.directory(paths.root))
+            root: Path | int = opened.enter_context(hostile.directory(Path(trial_dir)))
         except OSError:  # gone, or not a directory: each read below says so, as before
-            root = paths.root
-        if hostile.lexists(root, paths.evidence.name):
-            if paths.evidence.is_dir() and not paths.evidence.is_symlink():
-                chain = chain_status(paths.evidence, fingerprint)
-                risks = _risks(paths.evidence)
+            root = Path(trial_dir)
+        if hostile.lexists(root, EVIDENCE):
+            evidence = TrialPaths(Path(trial_dir)).evidence
+            if evidence.is_dir() and not evidence.is_symlink():
+                chain = chain_status(evidence, fingerprint)
+                risks = _risks(evidence)
             else:
                 chain = ChainStatus(present=True, problems=["evidence is not a directory"])
-        steps = _lines(root, paths.trajectory.name, problems)
-        turns = _lines(root, paths.turns.name, problems)
-        verifier_log = _log(root, paths.verifier_log.name, problems)
-        error_log = _log(root, paths.error_log.name, problems)
+        steps = _lines(root, TRAJECTORY, problems)
+        turns = _lines(root, TURNS, problems)
+        verifier_log = _log(root, VERIFIER_LOG, problems)
+        error_log = _log(root, ERROR_LOG, problems)
     return Detail(
         steps=[_step(s, collateral, risks) for s in steps],
         turns=[_turn(t) for t in turns],
