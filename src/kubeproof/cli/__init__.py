@@ -2,7 +2,7 @@
 
 Exit codes: 0 success, 1 an error the message explains, 2 bad usage, 4 a cluster that is
 not healthy (`cluster status`), 3 unreachable or not as intended (`net`),
-1 also when a trial errored (`run`), a task is not valid (`tasks validate`) or a
+1 also when a trial errored (`run`), a task is not valid (`tasks validate`, `tasks prove`) or a
 fidelity scenario differs (`fidelity`, which exits 2 on a bad scenario file),
 130 interrupted.
 """
@@ -26,6 +26,7 @@ from kubeproof.cli import (
     setup,
     tasks,
     tasks_generate,
+    tasks_prove,
 )
 from kubeproof.cli.output import err
 from kubeproof.errors import KubeproofError
@@ -44,6 +45,7 @@ app.add_typer(net.app, name="net")
 app.add_typer(tasks.app, name="tasks")
 tasks.app.command("generate")(tasks_generate.generate)
 tasks.app.command("suites")(tasks_generate.suites_)
+tasks.app.command("prove")(tasks_prove.prove)
 app.add_typer(evidence.app, name="evidence")
 app.add_typer(agents.app, name="agents")
 app.add_typer(runs.app, name="runs")

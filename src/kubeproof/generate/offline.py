@@ -14,8 +14,9 @@ class StageResult(BaseModel):
     stage: Stage
     passed: bool
     reason: str
-    under_grant: int = 0
-    over_grant: int = 0
+    under_grant: int = Field(default=0, description="Matrix cells asked for but denied.")
+    over_grant: int = Field(default=0, description="Matrix cells to deny but allowed.")
+    seconds: float | None = Field(default=None, description="Time the stage took (live only).")
 
 
 class Judgement(BaseModel):
@@ -49,7 +50,11 @@ def objects_stage(task: GeneratedTask, objects: list[dict]) -> StageResult:
 def checks_stage(task: GeneratedTask, objects: list[dict]) -> StageResult:
     answered = {_identity(o) for o in objects}
     world = objects + [f for f in task.fixtures if _identity(f) not in answered]
-    verdicts = [typed.evaluate(c, world) for c in task.checks]
+    return verdicts_stage([typed.evaluate(c, world) for c in task.checks])
+
+
+def verdicts_stage(verdicts: list[typed.Verdict]) -> StageResult:
+    """S4 from the checks' verdicts, offline or live."""
     failed = [v.reason for v in verdicts if not v.passed]
     return StageResult(
         stage=Stage.s4_checks,
@@ -60,6 +65,22 @@ def checks_stage(task: GeneratedTask, objects: list[dict]) -> StageResult:
     )
 
 
+def extract_stage(task: GeneratedTask, answer: str) -> tuple[StageResult, list[dict]]:
+    """S0, and the answer's objects."""
+    got = extract.extract(answer, task.answer_kinds)
+    reason = got.failure.value + ": " + got.reason if got.failure else got.reason
+    return StageResult(stage=Stage.s0_extract, passed=got.failure is None, reason=reason), (
+        got.objects
+    )
+
+
+def schema_stage(objects: list[dict]) -> StageResult:
+    problems = [f"{d.get('kind')}: {p}" for d in objects for p in schema.validate(d)]
+    return StageResult(
+        stage=Stage.s1_schema, passed=not problems, reason="; ".join(problems[:5]) or "ok"
+    )
+
+
 def judge(task: GeneratedTask, answer: str) -> Judgement:
     stages: list[StageResult] = []
 
@@ -67,19 +88,13 @@ def judge(task: GeneratedTask, answer: str) -> Judgement:
         stages.append(result)
         return None if result.passed else Judgement(stages=stages, failed_at=result.stage)
 
-    got = extract.extract(answer, task.answer_kinds)
-    reason = got.failure.value + ": " + got.reason if got.failure else got.reason
-    if out := done(StageResult(stage=Stage.s0_extract, passed=got.failure is None, reason=reason)):
+    extracted, objects = extract_stage(task, answer)
+    if out := done(extracted):
         return out
-    problems = [f"{d.get('kind')}: {p}" for d in got.objects for p in schema.validate(d)]
-    if out := done(
-        StageResult(
-            stage=Stage.s1_schema, passed=not problems, reason="; ".join(problems[:5]) or "ok"
-        )
-    ):
+    if out := done(schema_stage(objects)):
         return out
-    if out := done(objects_stage(task, got.objects)):
+    if out := done(objects_stage(task, objects)):
         return out
-    if out := done(checks_stage(task, got.objects)):
+    if out := done(checks_stage(task, objects)):
         return out
     return Judgement(stages=stages, failed_at=None)

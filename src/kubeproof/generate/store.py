@@ -53,3 +53,16 @@ def load(folder: Path) -> GeneratedTask:
     if len(data) > TASK_LIMIT:
         raise ValueError(f"{path}: over {TASK_LIMIT} bytes")
     return GeneratedTask.model_validate_json(data)
+
+
+def load_index(out: Path) -> dict:
+    """DIR/suite.json as `write` made it; every task id checked to be one (a path part)."""
+    from kubeproof.generate.task import parse_id
+
+    data = (out / SUITE_FILE).read_bytes()[: TASK_LIMIT + 1]
+    if len(data) > TASK_LIMIT:
+        raise ValueError(f"{out / SUITE_FILE}: over {TASK_LIMIT} bytes")
+    index = json.loads(data)
+    for task_id in index.get("tasks") or []:
+        parse_id(str(task_id))
+    return index

@@ -1,0 +1,119 @@
+"""`kubeproof tasks prove`: generated tasks proven valid on a live cluster (docs/generate.md,
+"Proving tasks"): the reference passes S0-S4, an empty answer fails S0, each mutant fails at
+the stage it targets. Exit 1 on any generator bug or judge failure."""
+
+import sys
+from pathlib import Path
+
+import typer
+from rich.table import Table
+
+from kubeproof.cli.output import Format, console, emit, stderr
+from kubeproof.errors import KubeproofError
+from kubeproof.generate import store, suites
+from kubeproof.generate.live.judge import LiveJudgement
+from kubeproof.generate.live.prove import prove as prove_tasks
+from kubeproof.generate.live.workers import embedded
+from kubeproof.generate.model import GeneratedTask
+from kubeproof.generate.task import generate as make_task
+from kubeproof.generate.task import parse_id
+
+SHOWN_BUGS = 20
+
+
+def _tasks(
+    suite: str, seed: int, limit: int | None, ids: list[str], folder: Path | None
+) -> list[GeneratedTask]:
+    if folder is not None:
+        index = store.load_index(folder)
+        chosen = [store.load(folder / i) for i in index["tasks"]]
+        return chosen[:limit] if limit else chosen
+    if ids:
+        return [make_task(t, tier, s, op) for t, tier, op, s in map(parse_id, ids)]
+    return list(suites.tasks(suite, seed, limit))
+
+
+def prove(
+    suite: str = typer.Option(
+        "kubebench-810", "--suite", help="Suite to prove (see `kubeproof tasks suites`)."
+    ),
+    seed: int = typer.Option(0, "--seed", min=0, help="Suite seed."),
+    limit: int | None = typer.Option(
+        None, "--limit", min=1, help="Only the first N tasks (spread over every type and tier)."
+    ),
+    ids: list[str] = typer.Option([], "--id", help="Prove these task ids instead (repeatable)."),
+    folder: Path | None = typer.Option(
+        None, "--tasks", help="Prove the tasks written by `kubeproof tasks generate --out DIR`."
+    ),
+    jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Workers, each with its own cluster."),
+    recycle_every: int = typer.Option(
+        500, "--recycle-every", min=0, help="Answers a cluster judges before it is replaced."
+    ),
+    cluster: str = typer.Option(
+        "embedded",
+        "--cluster",
+        help="`embedded` (each worker starts its own) or `kubeconfig:PATH[#CONTEXT]` (one "
+        "existing cluster, one worker; nothing recycled).",
+    ),
+    output: Format = typer.Option(Format.text, "--output", "-o", help="Output format."),
+) -> None:
+    """Prove generated tasks on a live apiserver: the reference passes every stage, an empty
+    answer fails S0 and every mutant fails at the stage it targets (exit 1 otherwise)."""
+    from kubeproof.cluster import ExternalCluster
+
+    tasks = _tasks(suite, seed, limit, ids, folder)
+    external = None
+    if cluster.startswith("kubeconfig:"):
+        path, _, context = cluster.removeprefix("kubeconfig:").partition("#")
+        external = ExternalCluster(Path(path), context or None).start()
+        jobs = 1
+    elif cluster != "embedded":
+        raise KubeproofError(
+            f"unknown cluster {cluster!r}", hint="use `embedded` or `kubeconfig:PATH[#CONTEXT]`"
+        )
+    total = sum(2 + len(t.mutants) for t in tasks)
+    seen = 0
+
+    def progress(j: LiveJudgement) -> None:
+        nonlocal seen
+        seen += 1
+        if output is Format.text and sys.stderr.isatty():
+            stderr.print(f"{seen}/{total} {j.task_id} {j.label}", end="\r")
+
+    proof = prove_tasks(
+        tasks,
+        jobs,
+        start=None if external else embedded(),
+        cluster=external,
+        recycle_every=recycle_every,
+        progress=progress,
+    )
+    if not emit(proof.model_dump(mode="json") | {"valid": proof.valid}, output):
+        _print(proof)
+    if not proof.valid:
+        raise typer.Exit(1)
+
+
+def _print(proof) -> None:
+    table = Table("WHAT", "COUNT", box=None)
+    table.add_row("tasks", str(proof.tasks))
+    table.add_row("answers judged", str(proof.answers))
+    table.add_row("references passing S0-S4", f"{proof.references_passed}/{proof.tasks}")
+    table.add_row("empty answers failing S0", f"{proof.empties_failed_s0}/{proof.tasks}")
+    table.add_row("mutants failing where they aim", f"{proof.mutants_caught}/{proof.mutants}")
+    table.add_row("judge errors", str(proof.errors))
+    console.print(table)
+    ops = Table("OPERATOR", "CAUGHT", "MADE", box=None)
+    for name, (caught, made) in proof.by_operator.items():
+        ops.add_row(name, str(caught), str(made))
+    console.print(ops)
+    stages = ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in proof.stage_seconds.items())
+    console.print(f"{proof.workers} worker(s), {proof.seconds:.1f} s; per answer: {stages}")
+    for bug in proof.bugs[:SHOWN_BUGS]:
+        console.print(
+            f"[red]BUG[/] {bug.task_id} {bug.label}: want {bug.want or 'pass'}, "
+            f"got {bug.got or 'pass'}: {bug.reason}"
+        )
+    if len(proof.bugs) > SHOWN_BUGS:
+        console.print(f"... and {len(proof.bugs) - SHOWN_BUGS} more (-o json lists all)")
+    console.print("[green]valid[/]" if proof.valid else "[red]not valid[/]")

@@ -1,0 +1,134 @@
+"""Objects of a task read, applied and deleted by (apiVersion, kind, name, namespace) through
+lightkube's typed resources, whatever their kind: the generate track's answers and fixtures
+hold only built-in kinds, which lightkube's registry knows."""
+
+from typing import Any
+
+from lightkube import ApiError, Client
+from lightkube.core.exceptions import LoadResourceError
+from lightkube.core.resource import NamespacedResource
+from lightkube.core.resource_registry import resource_registry
+from lightkube.resources import (
+    apps_v1,
+    autoscaling_v2,
+    batch_v1,
+    core_v1,
+    networking_v1,
+    policy_v1,
+    rbac_authorization_v1,
+)
+from lightkube.types import CascadeType
+
+from kubeproof.generate.model import ObjectRef
+
+DEFAULT_NAMESPACE = "default"  # where kubectl puts a namespaced object that names none
+
+
+def resource(api_version: str, kind: str) -> Any:
+    """The lightkube resource class; ValueError for a kind lightkube does not know."""
+    try:
+        return resource_registry.load(api_version, kind)
+    except (AttributeError, ImportError, LoadResourceError) as exc:
+        raise ValueError(f"unknown kind {api_version} {kind}") from exc
+
+
+def namespaced(api_version: str, kind: str) -> bool:
+    return issubclass(resource(api_version, kind), NamespacedResource)
+
+
+def ref_of(doc: dict) -> ObjectRef:
+    """The identity an object gets when applied: a namespaced one that names no namespace
+    lands in the default namespace, as kubectl applies it."""
+    meta = doc.get("metadata") or {}
+    api_version, kind = str(doc.get("apiVersion")), str(doc.get("kind"))
+    namespace = meta.get("namespace") or None
+    if namespace is None and namespaced(api_version, kind):
+        namespace = DEFAULT_NAMESPACE
+    return ObjectRef(
+        api_version=api_version, kind=kind, name=str(meta.get("name")), namespace=namespace
+    )
+
+
+def key(ref: ObjectRef) -> tuple[str, str, str | None]:
+    return ref.kind, ref.name, ref.namespace
+
+
+def show(ref: ObjectRef) -> str:
+    return f"{ref.kind} {ref.namespace + '/' if ref.namespace else ''}{ref.name}"
+
+
+def read(client: Client, ref: ObjectRef) -> dict | None:
+    """The live object as a dict in the API's field names, None if it does not exist."""
+    try:
+        obj = client.get(resource(ref.api_version, ref.kind), ref.name, namespace=ref.namespace)
+    except ApiError as exc:
+        if exc.status.code == 404:
+            return None
+        raise
+    return {"apiVersion": ref.api_version, "kind": ref.kind, **obj.to_dict()}
+
+
+def delete(client: Client, ref: ObjectRef) -> bool:
+    """Delete with background propagation (a Job's or Deployment's pods go too; the API's
+    default for a Job orphans them); False if it was already gone."""
+    try:
+        client.delete(
+            resource(ref.api_version, ref.kind),
+            ref.name,
+            namespace=ref.namespace,
+            cascade=CascadeType.BACKGROUND,
+        )
+    except ApiError as exc:
+        if exc.status.code == 404:
+            return False
+        raise
+    return True
+
+
+def drop_finalizers(client: Client, ref: ObjectRef) -> None:
+    """An answer may set finalizers no controller will ever remove: its object (and its
+    namespace) would stay Terminating for good. The judge removes them as admin."""
+    try:
+        client.patch(
+            resource(ref.api_version, ref.kind),
+            ref.name,
+            {"metadata": {"finalizers": None}},
+            namespace=ref.namespace,
+        )
+    except ApiError as exc:
+        if exc.status.code != 404:
+            raise
+
+
+# every kind a task's answer or fixtures hold (the evaluation identity's WRITABLE; a test
+# keeps them in step): what `inventory` lists to prove that cleanup left nothing behind
+INVENTORY = (
+    core_v1.Namespace,
+    core_v1.ConfigMap,
+    core_v1.Secret,
+    core_v1.ServiceAccount,
+    core_v1.ResourceQuota,
+    core_v1.LimitRange,
+    core_v1.Service,
+    core_v1.PersistentVolumeClaim,
+    rbac_authorization_v1.Role,
+    rbac_authorization_v1.ClusterRole,
+    rbac_authorization_v1.RoleBinding,
+    rbac_authorization_v1.ClusterRoleBinding,
+    apps_v1.Deployment,
+    batch_v1.Job,
+    batch_v1.CronJob,
+    networking_v1.NetworkPolicy,
+    policy_v1.PodDisruptionBudget,
+    autoscaling_v2.HorizontalPodAutoscaler,
+)
+
+
+def inventory(client: Client) -> set[tuple[str, str | None, str]]:
+    """(kind, namespace, name) of every object of the INVENTORY kinds."""
+    found = set()
+    for res in INVENTORY:
+        scope = {"namespace": "*"} if issubclass(res, NamespacedResource) else {}
+        for obj in client.list(res, **scope):  # type: ignore[call-overload]
+            found.add((res.__name__, obj.metadata.namespace, obj.metadata.name))
+    return found
