@@ -190,3 +190,62 @@ def test_a_subpath_into_an_emptydir_is_not_run_for_real(tmp_path):
         assert runtime.app[0].stage == "running" and runtime.app[0].live is None
     finally:
         runner.forget(runtime.uid)
+
+
+def test_an_exec_probe_running_wget_is_answered_on_the_loop_not_in_the_sandbox(tmp_path):
+    # infra-bench fix-restricted-security-context: `wget -q -O /dev/null
+    # http://127.0.0.1:8080/ready` as an exec probe. The probe runs on the node's loop; in
+    # the sandbox its wget (netbridge.py) would wait for that same loop and time out after
+    # the probe's 1 s, every time. With the node's netsim (world.exec_network, as `kubectl
+    # exec` has it) the probe gets the page the script's httpd serves from its own layer.
+    from kubeproof.nodesim import pages, shell
+
+    asked = []
+
+    def exec_network(runtime):
+        container = runtime.app[0]
+
+        def get(url, host):
+            asked.append(url)
+            page = pages.served(container, container.model, CATALOG.servers, 8080, "/ready")
+            return None, page.status, page.body, page.reason
+
+        return shell.Net(lambda where: None, lambda name: ("ok", ["10.244.1.2"]), get)
+
+    script = (
+        "mkdir -p /tmp/www; sleep 2; echo ok > /tmp/www/ready; exec httpd -f -p 8080 -h /tmp/www"
+    )
+    spec = {
+        "containers": [
+            {
+                "name": "app",
+                "image": "busybox:1.36",
+                "command": ["sh", "-c", script],
+                "readinessProbe": {
+                    "exec": {
+                        "command": ["wget", "-q", "-O", "/dev/null", "http://127.0.0.1:8080/ready"]
+                    },
+                    "periodSeconds": 1,
+                },
+            }
+        ],
+    }
+    world = StaticWorld()
+    world.runner = Runner(tmp_path / "containers")
+    world.exec_network = exec_network
+    pod = pod_object(spec)
+    runtime = PodRuntime(pod, "10.244.1.2", set(), REAL)
+    events, end, ready = [], time.time() + 30, False
+    try:
+        while time.time() < end and not ready:
+            now = time.time()
+            events += [e.message for e in runtime.advance(now, world, CATALOG)]
+            ready = _app(runtime.status(now, pod.get("status") or {})).get("ready") is True
+            time.sleep(0.2)
+    finally:
+        runtime.kill(time.time(), CATALOG)
+        runtime.app[0].live.kill()
+        runtime.app[0].live.wait(5)
+    assert ready, events
+    assert asked and all(url == "http://127.0.0.1:8080/ready" for url in asked)
+    assert not [m for m in events if "timed out" in m]

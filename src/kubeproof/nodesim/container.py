@@ -249,7 +249,7 @@ class Container(ImagePulling):
         if self.hook_until is not None:  # probes wait for the status to show it running
             self.next_at = min(exit_at, self.hook_until)
             return []
-        events = self._probe(now, pod, model, catalog)
+        events = self._probe(now, pod, model, catalog, world)
         if self.stage != "running":
             return events
         if self.failing:
@@ -271,7 +271,7 @@ class Container(ImagePulling):
         self.next_at = min(upcoming)
         return events
 
-    def _probe(self, now, pod, model, catalog: Catalog) -> list[Event]:
+    def _probe(self, now, pod, model, catalog: Catalog, world: World) -> list[Event]:
         events: list[Event] = []
         serving = now >= self.started_at + model.startup_seconds
         kinds = ["startupProbe"] if not self.started else ["livenessProbe", "readinessProbe"]
@@ -296,7 +296,7 @@ class Container(ImagePulling):
                 "readinessProbe": "Readiness",
             }[kind]
             if "exec" in probe:
-                failure = self._exec_probe(probe, pod, model, label)
+                failure = self._exec_probe(probe, pod, model, label, world)
             elif kind == "readinessProbe" and "httpGet" in probe and self.failing and serving:
                 # an app that cannot reach what it needs answers its health checks with 503
                 # (CoreDNS's /ready until the kubernetes plugin syncs); pkg/probe/http/
@@ -339,16 +339,20 @@ class Container(ImagePulling):
                 break
         return events
 
-    def _exec_probe(self, probe: dict, pod, model, label: str) -> str | None:
+    def _exec_probe(self, probe: dict, pod, model, label: str, world: World) -> str | None:
         """An exec probe runs its command in the container (the simulated shell, as
         `kubectl exec` does): exit 0 passes; another exit fails with the command's output
         (pkg/probe/exec/exec.go:50-76, prober.go:120-123); a command that cannot start is an
-        error of the runtime (prober.go:104-108)."""
+        error of the runtime (prober.go:104-108). A network tool is netsim's to answer, as
+        for `kubectl exec` (shell.run), never the sandbox's: this runs on the node's loop,
+        which the sandbox's wget would wait on."""
         from kubeproof.nodesim import shell  # shell reads containers: imported late
 
         command = (probe.get("exec") or {}).get("command") or []
         timeout = float(probe.get("timeoutSeconds", 1))  # prober.go:153
-        result = shell.run(command, self, pod.name, None, model, timeout=timeout)
+        network = getattr(world, "exec_network", None)
+        net = network(pod) if network is not None and self.live is not None else None
+        result = shell.run(command, self, pod.name, net, model, timeout=timeout)
         if result.code == 0:
             return None
         if result.code == 126:

@@ -78,6 +78,7 @@ class Kubelet:
         }
         self.recorders = {name: Recorder(c, name) for name, c in self.clients.items()}
         self.world = WorldCache()
+        self.world.exec_network = self.exec_network  # exec probes' network tools (world.py)
         if realshell.available():  # shell scripts of busybox-like images run for real
             self.world.runner = realshell.Runner(
                 state_dir / "containers", self._wake, self._script_network

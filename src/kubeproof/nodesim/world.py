@@ -35,6 +35,10 @@ class WorldCache:
         self._pending = 3 + len(NETWORK_KINDS)
         # the sandboxes shell scripts really run in (nodesim/realshell.Runner); None: none
         self.runner = None
+        # netsim as `kubectl exec` in a pod sees it (Kubelet.exec_network), for exec probes
+        # that run a network tool: answered on the node's loop, where the probe runs, and not
+        # in the sandbox, whose wget would wait on that same loop (netbridge.py)
+        self.exec_network = None
 
     def secret(self, namespace: str, name: str) -> dict | None:
         return self._objects.get(("Secret", namespace, name))
