@@ -33,9 +33,13 @@ demo: setup $(VENV)/.local-model
 cluster-demo: setup
 	PATH=$(CURDIR)/$(BIN):$$PATH bash scripts/cluster-demo.sh
 
+# ruff; mypy on the modules pyproject.toml's [tool.mypy] lists; the layering contracts of
+# [tool.importlinter] (what may import what)
 lint: venv
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache
 
 # pytest exits 5 when it collected no tests: a failure like any other non-zero status,
 # named so that a CI log says why. --durations: the slowest tests, for CI's time budget.

@@ -181,7 +181,7 @@ class Store:
                 .join(trials, trials.c.id == trial_tags.c.trial_id)
                 .where(trials.c.run_id == run_id)
                 .order_by(trial_tags.c.tag)
-            ):
+            ).tuples():
                 tags.setdefault(trial_id, []).append(tag)
         for t in found:
             t["tags"] = tags.get(t["id"], [])
