@@ -21,14 +21,22 @@ class Work:
     answers: list[tuple[str, str]]
 
 
-def embedded(nodes: int = 0) -> Callable[[], Cluster]:
+def embedded(nodes: int = 0, attempts: int = 3) -> Callable[[], Cluster]:
     """How a worker starts its cluster: an embedded control plane (no nodes by default: the
-    stages read the API only)."""
+    stages read the API only), tried again when a start fails (on a loaded machine a
+    controller can give up waiting for the apiserver)."""
 
     def start() -> Cluster:
         from kubeproof.cluster import EmbeddedCluster
+        from kubeproof.errors import KubeproofError
 
-        return EmbeddedCluster(nodes=nodes).start()
+        for attempt in range(attempts):
+            try:
+                return EmbeddedCluster(nodes=nodes).start()
+            except KubeproofError:
+                if attempt == attempts - 1:
+                    raise
+        raise AssertionError("unreachable")
 
     return start
 
