@@ -115,3 +115,39 @@ def test_busybox_httpd_without_f_exits_0_at_once():
     assert status["restartCount"] == 1
     assert status["lastState"]["terminated"]["exitCode"] == 0
     assert status["lastState"]["terminated"]["reason"] == "Completed"
+
+
+def _nginx(path: str):
+    """nginx probed at `path`, with /usr/share/nginx/html/readyz a ConfigMap file (subPath)"""
+    content = {
+        "kind": "ConfigMap",
+        "metadata": {"name": "content", "namespace": "default"},
+        "data": {"readyz": "ready\n"},
+    }
+    spec = {
+        "name": "web",
+        "image": "nginx:1.27",
+        "readinessProbe": {"httpGet": {"path": path, "port": 80}, "periodSeconds": 1},
+        "volumeMounts": [
+            {"name": "content", "mountPath": "/usr/share/nginx/html/readyz", "subPath": "readyz"}
+        ],
+    }
+    pod = pod_object(
+        {"containers": [spec], "volumes": [{"name": "content", "configMap": {"name": "content"}}]}
+    )
+    return simulate(pod, 8, world=StaticWorld([content]))
+
+
+def test_nginx_serves_a_file_mounted_under_its_web_root():
+    # infra-bench repair-readiness-probe-path: the probe's fixed path is a ConfigMap file
+    # nginx's default.conf root (/usr/share/nginx/html) serves
+    trace = _nginx("/readyz")
+    assert trace.status_at(7)["containerStatuses"][0]["ready"] is True
+    assert not [e for e in trace.events if e[2] == "Unhealthy"]
+
+
+def test_nginx_answers_a_path_it_lacks_with_404():
+    trace = _nginx("/healthz")
+    assert trace.status_at(7)["containerStatuses"][0]["ready"] is False
+    unhealthy = {e[3] for e in trace.events if e[2] == "Unhealthy"}
+    assert unhealthy == {"Readiness probe failed: HTTP probe failed with statuscode: 404"}

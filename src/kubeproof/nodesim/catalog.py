@@ -281,6 +281,11 @@ class ImageModel(_Model):
     ports: list[Port] = Field(default_factory=list)
     health: list[str] = Field(default_factory=list)  # HTTP paths that answer 200
     pages: dict[str, str] = Field(default_factory=dict)  # path → body GET answers (pages.py)
+    # the directory the image's own web server serves (nginx's default.conf root): a file
+    # the container has there answers GET (pages.py), `pages` are the image's own files in
+    # it, anything else is a 404 with `not_found` as its body
+    document_root: str | None = None
+    not_found: str | None = None
     startup_seconds: float = 0.5
     memory: str = "32Mi"  # working set
     cpu: str = "5m"
@@ -407,7 +412,10 @@ def _of_release(model: ImageModel, where: str, tag: str) -> ImageModel:
         }
     )
     env = {name: text(value) for name, value in model.env.items()}
-    return model.model_copy(update={"size_bytes": size, "logs": logs, "env": env})
+    not_found = text(model.not_found) if model.not_found is not None else None
+    return model.model_copy(
+        update={"size_bytes": size, "logs": logs, "env": env, "not_found": not_found}
+    )
 
 
 def split_image(image: str) -> tuple[str, str]:

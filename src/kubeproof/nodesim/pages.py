@@ -105,6 +105,22 @@ def served(container, model, rules: list, port: int, path: str) -> Page | None:
             return Page(404, "Not Found", NOT_FOUND_PAGE)
         return Page(200, "OK", body)
     pages = getattr(model, "pages", None) or {}
+    served_root = getattr(model, "document_root", None)
+    if served_root and any(p.container_port == port for p in model.ports):
+        # the image's own server (nginx's default.conf: root /usr/share/nginx/html, index
+        # index.html): a file the container has there (a ConfigMap mounted into it, one exec
+        # wrote), else the image's own file, else its 404 page
+        target = posixpath.normpath(posixpath.join(served_root, path.lstrip("/")))
+        if not (target == served_root or target.startswith(served_root.rstrip("/") + "/")):
+            return Page(404, "Not Found", model.not_found or NOT_FOUND_PAGE)
+        if path.endswith("/"):
+            target = posixpath.join(target, "index.html")
+        body = _file(container, target)
+        if body is not None:
+            return Page(200, "OK", body)
+        if path in pages:
+            return Page(200, "OK", pages[path])
+        return Page(404, "Not Found", model.not_found or NOT_FOUND_PAGE)
     if path in pages:
         return Page(200, "OK", pages[path])
     return None
