@@ -67,6 +67,47 @@ def test_a_script_s_wget_is_answered_by_the_bridge(tmp_path):
     assert list(net.iterdir()) == []  # every request cleaned up by the shim
 
 
+@needs_sandbox
+def test_wget_dash_o_writes_the_body_into_the_containers_file(tmp_path):
+    # infra-bench reconnect-frontend-api: `wget -q -O /tmp/api-response URL && grep -q ...`
+    # (busybox networking/wget.c: -O FILE receives the body); the shim writes it inside the
+    # sandbox as the container's user, and a failed download leaves no file
+    home = tmp_path / "c"
+    box = Box(home, runbox.pod_uid(), runbox.container_limits({}))
+    net = home / "net"
+    net.mkdir()
+    if os.geteuid() == 0:
+        os.lchown(net, box.uid, box.uid)
+    script = (
+        'wget -q -O /tmp/got --header "Host: portal.example.test" http://x/ && cat /tmp/got\n'
+        "wget -q -O /tmp/none http://x/ || test -e /tmp/none || echo no-file\n"
+        "wget -qO- --header 'Host: portal.example.test' http://x/"
+    )
+    run = Run(argv=netbridge.with_tools(["sh", "-c", script]), env=ENV, net_dir=net)
+    logs: list[tuple[float, str]] = []
+    live = Live(box, run, logs)
+    netbridge.Bridge(net, _answer, lambda: live.alive)
+    assert live.wait(30)
+    assert [line for _, line in logs] == [
+        "portal route restored",
+        "wget: server returned error: HTTP/1.1 404 Not Found",
+        "no-file",
+        "portal route restored",
+    ]
+    assert list(net.iterdir()) == []
+
+
+def test_the_output_file_is_read_as_busybox_wget_reads_its_options():
+    of = netbridge.output_file
+    assert of(["wget", "-q", "-O", "/tmp/a", "http://x/"]) == "/tmp/a"
+    assert of(["wget", "-qO", "/tmp/b", "http://x/"]) == "/tmp/b"
+    assert of(["wget", "-O/tmp/c", "http://x/"]) == "/tmp/c"
+    assert of(["wget", "--output-document=/tmp/d", "http://x/"]) == "/tmp/d"
+    assert of(["wget", "-qO-", "http://x/"]) is None  # stdout
+    assert of(["wget", "-q", "--header", "X-O: 1", "http://x/"]) is None
+    assert of(["nslookup", "x"]) is None
+
+
 def test_hostile_request_directories_are_not_followed(tmp_path):
     net = tmp_path / "net"
     net.mkdir()

@@ -46,9 +46,14 @@ while [ ! -e "$d/done" ]; do
   if [ "$i" -gt 1200 ]; then $b rm -rf "$d"; echo "$n: download timed out" >&2; exit 1; fi
   $b usleep 50000
 done
-$b cat "$d/out"
 $b cat "$d/err" >&2
 c=$($b cat "$d/code")
+if [ -e "$d/to" ]; then
+  t=$($b cat "$d/to")
+  if ! e=$($b dd if="$d/out" of="$t" 2>&1); then echo "wget:${{e#dd:}}" >&2; c=1; fi
+else
+  $b cat "$d/out"
+fi
 $b rm -rf "$d"
 exit "${{c:-1}}"
 """
@@ -93,10 +98,14 @@ def read_request(dir_fd: int) -> list[str] | None:
     return words if words and words[0] in TOOLS else None
 
 
-def write_answer(dir_fd: int, out: str, err: str, code: int) -> bool:
-    """The answer files, each created anew (never through a link); `done` last."""
+def write_answer(dir_fd: int, out: str, err: str, code: int, to: str | None = None) -> bool:
+    """The answer files, each created anew (never through a link); `done` last. `to`: the
+    file the shim writes `out` into (wget -O FILE) instead of its stdout — written inside
+    the sandbox, as the container's user, never by the host."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
-    for name, text in (("out", out), ("err", err), ("code", f"{code}\n"), ("done", "")):
+    files = [("out", out), ("err", err), ("code", f"{code}\n")]
+    files += [("to", to)] if to is not None else []
+    for name, text in [*files, ("done", "")]:
         try:
             fd = os.open(name, flags, 0o644, dir_fd=dir_fd)
         except OSError:
@@ -108,10 +117,30 @@ def write_answer(dir_fd: int, out: str, err: str, code: int) -> bool:
     return True
 
 
+def output_file(argv: list[str]) -> str | None:
+    """The file a wget writes the body into when its command names one (`-O FILE`,
+    `-OFILE`, `--output-document=FILE`; busybox networking/wget.c), else None (stdout:
+    `-O -`, or none named — busybox would then name it after the URL, not modelled)."""
+    if not argv or argv[0] != "wget":
+        return None
+    found = None
+    words = argv[1:]
+    for i, word in enumerate(words):
+        if word.startswith("--output-document="):
+            found = word.split("=", 1)[1]
+        elif word.startswith("-") and not word.startswith("--") and "O" in word[1:]:
+            # -O FILE, -OFILE, -qO- ...: O's value is the rest of the word, else the next
+            rest = word[word.index("O", 1) + 1 :]
+            found = rest or (words[i + 1] if i + 1 < len(words) else None)
+    if found in (None, "", "-") or "\0" in found or "\n" in found or len(found) > 4096:
+        return None
+    return found
+
+
 def _answered(dir_fd: int) -> bool:
     """Whether an answer (or something in its place) is there already: a request is
     answered once, whatever the container does to its directory."""
-    for name in ("out", "err", "code", "done"):
+    for name in ("out", "err", "code", "to", "done"):
         try:
             os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
             return True
@@ -166,7 +195,7 @@ class Bridge:
             if argv is None:
                 return 0
             out, err, code = self.answer(argv)
-            write_answer(fd, out, err, code)
+            write_answer(fd, out, err, code, output_file(argv) if code == 0 else None)
             return 1
         finally:
             os.close(fd)
