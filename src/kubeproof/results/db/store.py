@@ -176,13 +176,13 @@ class Store:
             ]
             found.sort(key=lambda t: (t["task"], t["agent_label"], t["repeat"], t["dir"]))
             tags: dict[int, list[str]] = {}
-            for trial_id, tag in conn.execute(
+            for row in conn.execute(
                 sa.select(trial_tags.c.trial_id, trial_tags.c.tag)
                 .join(trials, trials.c.id == trial_tags.c.trial_id)
                 .where(trials.c.run_id == run_id)
                 .order_by(trial_tags.c.tag)
-            ).tuples():
-                tags.setdefault(trial_id, []).append(tag)
+            ):
+                tags.setdefault(int(row[0]), []).append(str(row[1]))
         for t in found:
             t["tags"] = tags.get(t["id"], [])
         return found
