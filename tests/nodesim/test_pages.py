@@ -63,6 +63,7 @@ def test_nginx_answers_its_index_page(tmp_path):
     container.spec["image"] = "nginx:1.27"
     page = _served(container, "nginx:1.27", 80, "/")
     assert page.status == 200 and "<title>Welcome to nginx!</title>" in page.body
+    assert _served(container, "nginx:1.27", 80, "/50x.html").status == 200  # the image's own
     # a path not under its root: nginx's own 404 page, its version in the footer
     missing = _served(container, "nginx:1.27", 80, "/other")
     assert missing.status == 404 and "<title>404 Not Found</title>" in missing.body
