@@ -5,6 +5,7 @@ judge did not make taints the session, and cleanup leaves no object behind."""
 
 import pytest
 
+from kubeproof.generate.live.identity import role_name
 from kubeproof.generate.live.session import JudgeSession
 from kubeproof.generate.model import Rule, Stage, Tier
 from kubeproof.generate.task import generate
@@ -112,6 +113,7 @@ def test_a_restricted_identity_may_not_grant_what_it_lacks(session):
 
 
 def test_an_answer_changing_what_the_judge_did_not_make_taints(cluster):
+    """Last in the module: its session, closing, revokes the identity the others share."""
     task = generate("configmap", Tier.easy, 3)
     cluster.kubectl("create", "configmap", "precious", "-n", "default", "--from-literal=a=b")
     hostile = (
@@ -124,6 +126,10 @@ def test_an_answer_changing_what_the_judge_did_not_make_taints(cluster):
             got = s.judge(task, hostile, "hostile")
         assert got.failed_at is Stage.s3_objects  # scope creep
         assert got.tainted and "ConfigMap default/precious" in got.tainted
+        # a session on a cluster it did not start takes back the rights it granted
+        name = role_name(task.identity)
+        binding = cluster.kubectl("get", "clusterrolebinding", name, check=False)
+        assert binding.returncode != 0 and "NotFound" in binding.stderr
     finally:
         unset = '{"metadata":{"finalizers":null}}'
         cluster.kubectl("patch", "configmap", "precious", "-n", "default", "-p", unset, check=False)

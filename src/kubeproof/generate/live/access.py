@@ -164,6 +164,6 @@ def barrier(admin: Client, manager: str) -> None:
     wait_allowed(admin, token, "get", "", "nodes", "the barrier's ClusterRole", name=token)
 
 
-def barrier_refs() -> list[tuple[str, str, str | None]]:
-    """(kind, name, namespace) of the barrier's objects, which stay for the session."""
-    return [(d["kind"], BARRIER, d["metadata"].get("namespace")) for d in _barrier_objects("")]
+def barrier_docs() -> list[dict]:
+    """The barrier's objects, which stay while a session uses the cluster."""
+    return _barrier_objects("")

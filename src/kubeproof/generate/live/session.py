@@ -21,6 +21,7 @@ from kubeproof.cluster.base import Cluster
 from kubeproof.generate.live import access, objects
 from kubeproof.generate.live.apply import Applied, apply
 from kubeproof.generate.live.identity import Evaluator
+from kubeproof.generate.live.identity import manifests as identity_manifests
 from kubeproof.generate.live.judge import (
     LiveJudgement,
     apply_stage,
@@ -34,6 +35,7 @@ from kubeproof.generate.offline import StageResult, extract_stage, schema_stage
 FIXTURE_MANAGER = "kubeproof-fixture"
 GONE_TIMEOUT = 120.0  # seconds a deleted object may take to go (a namespace: its content first)
 SAR_THREADS = 8
+_HARMLESS = ("Namespace", "ServiceAccount")  # left when the session ends: they grant nothing
 
 
 def _needed(docs: list[dict]) -> set[tuple]:
@@ -110,11 +112,21 @@ class JudgeSession:
         try:
             if self._given is not None:
                 self.finish()
+                self._revoke()
         finally:
             if self._given is None:
                 self.cluster.stop()
             self.cluster = None
             self._pool.shutdown()
+
+    def _revoke(self) -> None:
+        """On a cluster the session did not start (an external one, a shared test cluster):
+        delete the rights it granted, the identities' and the barrier's. Their
+        ServiceAccounts and namespace stay, holding nothing."""
+        docs = [d for e in self._evaluators.values() for d in identity_manifests(e.identity)]
+        rbac = [d for d in docs + access.barrier_docs() if d["kind"] not in _HARMLESS]
+        for doc in rbac:
+            objects.delete(self.admin, objects.ref_of(doc))
 
     def _recycle(self) -> None:
         assert self.cluster is not None
