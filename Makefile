@@ -65,6 +65,7 @@ bench: setup
 	$(BIN)/python benchmarks/netpol_crosscheck.py
 	$(BIN)/python benchmarks/trial.py
 	$(BIN)/python benchmarks/evidence.py
+	$(BIN)/python benchmarks/generate.py
 
 clean:
 	$(BIN)/kubeproof cluster down --all || true
