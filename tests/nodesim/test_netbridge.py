@@ -26,14 +26,20 @@ def _answer(argv: list[str]) -> tuple[str, str, int]:
     return "Server:\t\t10.96.0.10\n", "", 0
 
 
-@needs_sandbox
-def test_a_script_s_wget_is_answered_by_the_bridge(tmp_path):
+def _sandbox(tmp_path: Path) -> tuple[Box, Path]:
+    """A container's sandbox and its request directory, owned by the container's user."""
     home = tmp_path / "c"
     box = Box(home, runbox.pod_uid(), runbox.container_limits({}))
     net = home / "net"
     net.mkdir()
     if os.geteuid() == 0:
         os.lchown(net, box.uid, box.uid)
+    return box, net
+
+
+@needs_sandbox
+def test_a_script_s_wget_is_answered_by_the_bridge(tmp_path):
+    box, net = _sandbox(tmp_path)
     script = (
         "for h in portal.example.test other.example.test; do\n"
         '  if wget -qO- -T 3 --header "Host: $h" http://traefik.kube-system.svc.cluster.local/ '
@@ -72,12 +78,7 @@ def test_wget_dash_o_writes_the_body_into_the_containers_file(tmp_path):
     # infra-bench reconnect-frontend-api: `wget -q -O /tmp/api-response URL && grep -q ...`
     # (busybox networking/wget.c: -O FILE receives the body); the shim writes it inside the
     # sandbox as the container's user, and a failed download leaves no file
-    home = tmp_path / "c"
-    box = Box(home, runbox.pod_uid(), runbox.container_limits({}))
-    net = home / "net"
-    net.mkdir()
-    if os.geteuid() == 0:
-        os.lchown(net, box.uid, box.uid)
+    box, net = _sandbox(tmp_path)
     script = (
         'wget -q -O /tmp/got --header "Host: portal.example.test" http://x/ && cat /tmp/got\n'
         "wget -q -O /tmp/none http://x/ || test -e /tmp/none || echo no-file\n"
