@@ -23,7 +23,18 @@ spec:
   template:
     metadata: {{labels: {{app: web}}}}
     spec:
-      containers: [{{name: web, image: "nginx:1.27", ports: [{{containerPort: 80, name: http}}]}}]
+      containers:
+        - name: web
+          image: "nginx:1.27"
+          ports: [{{containerPort: 80, name: http}}]
+          # nginx serves its web root: the Ingress's /app is a directory there
+          volumeMounts: [{{name: app, mountPath: /usr/share/nginx/html/app}}]
+      volumes: [{{name: app, configMap: {{name: app-page}}}}]
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {{name: app-page, namespace: {NS}}}
+data: {{index.html: "shop front\\n"}}
 ---
 apiVersion: v1
 kind: Service
@@ -106,7 +117,7 @@ def test_requests_through_ingress_nginx(cluster):
     )
     through = _wget(cluster, "/app/index.html")
     assert through.returncode == 0, through.stderr
-    assert through.stdout == direct.stdout  # the backend's own answer
+    assert through.stdout == direct.stdout == "shop front\n"  # the backend's own answer
 
     missing = _wget(cluster, "/other")
     assert missing.returncode == 1
@@ -140,7 +151,7 @@ def test_requests_through_ingress_nginx(cluster):
         "--from",
         f"{NS}/client",
         "--url",
-        URL + "/app",
+        URL + "/app/",
         "--host",
         "shop.example",
         "-c",
@@ -151,7 +162,7 @@ def test_requests_through_ingress_nginx(cluster):
 
     with cluster.client() as client:
         v = Verifier(client)
-        assert v.http_route(f"{NS}/client", URL + "/app", host="shop.example").passed
+        assert v.http_route(f"{NS}/client", URL + "/app/", host="shop.example").passed
         assert v.http_route(f"{NS}/client", URL + "/other", status=404).passed
         assert not v.http_route(f"{NS}/client", URL + "/other").passed
 
