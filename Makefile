@@ -43,8 +43,12 @@ lint: venv
 
 # pytest exits 5 when it collected no tests: a failure like any other non-zero status,
 # named so that a CI log says why. --durations: the slowest tests, for CI's time budget.
+# Most of the suite waits on live clusters (real kubelet timings), so TEST_WORKERS processes
+# run it side by side, a whole file per worker (module fixtures hold a cluster each); the
+# longest files start first (tests/conftest.py, LONG_FIRST). TEST_WORKERS=0: one process.
+TEST_WORKERS ?= 2
 test: setup lint $(VENV)/.local-model
-	@status=0; $(BIN)/pytest --durations=15 || status=$$?; \
+	@status=0; $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=15 || status=$$?; \
 	if [ $$status -eq 5 ]; then echo "make test: pytest collected no tests" >&2; fi; \
 	exit $$status
 

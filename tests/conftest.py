@@ -10,6 +10,29 @@ import pytest
 
 from kubeproof.cluster.binaries import missing_binaries
 
+# `make test` runs files side by side (pytest-xdist, --dist loadfile, no reordering): the
+# files that take longest start first, so that none of them is left running alone at the
+# end. Seconds measured in a CI run (setup + calls), longest first.
+LONG_FIRST = (
+    "tests/runner/test_trials.py",  # the library sample: ~1300 s
+    "tests/cluster/test_coredns_reload.py",  # CoreDNS reload ticks: ~190 s
+    "tests/adversarial/test_identities.py",
+    "tests/adversarial/test_sandbox.py",
+    "tests/agents/test_model_trials.py",
+    "tests/nodesim/test_container_world.py",
+    "tests/adversarial/test_hostile_files.py",
+    "tests/verify/test_safety_trials.py",
+    "tests/nodesim/test_nodes.py",
+    "tests/nodesim/test_localstorage_live.py",
+    "tests/report/test_browser.py",
+)
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    rank = {path: n for n, path in enumerate(LONG_FIRST)}
+    # stable: within a file, and among the other files, the collection order stays
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
+
 
 @pytest.fixture(scope="session", autouse=True)
 def isolated_state(tmp_path_factory) -> Path:
