@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from kubeproof.cli import app
 from kubeproof.results.stats import Outcome, compare, mcnemar_p, over_tasks, table, wilson
+from kubeproof.results.stats.paired import bootstrap_interval, holm
 from tests.results import synth
 
 
@@ -90,6 +91,50 @@ def test_wilson_interval_matches_its_closed_form():
     centre = (7 + z2 / 2) / (10 + z2)
     half = 1.959963984540054 * ((7 * 3 / 10 + z2 / 4) ** 0.5) / (10 + z2)
     assert (low, high) == (round(centre - half, 6), round(centre + half, 6))
+
+
+@pytest.mark.parametrize("n", [1, 3, 10, 43, 250])
+def test_wilson_equals_statsmodels(n):
+    from statsmodels.stats.proportion import proportion_confint
+
+    for passed in range(n + 1):
+        low, high = proportion_confint(passed, n, alpha=0.05, method="wilson")
+        assert wilson(passed, n) == (round(float(low), 6), round(float(high), 6))
+
+
+def test_holm_equals_statsmodels_multipletests():
+    import random
+
+    from statsmodels.stats.multitest import multipletests
+
+    rng = random.Random(3)
+    for m in (1, 2, 5, 17):
+        ps = [rng.choice([rng.random(), rng.random() / 100, 1.0, 0.04]) for _ in range(m)]
+        expected = multipletests(ps, alpha=0.05, method="holm")[1]
+        assert holm(ps) == pytest.approx(list(expected), rel=1e-12, abs=1e-15)
+
+
+def test_the_bootstrap_agrees_with_scipys_paired_percentile_bootstrap():
+    # same estimator, different random draws: the bounds agree to Monte Carlo error
+    import numpy as np
+    from scipy.stats import bootstrap
+
+    rng = np.random.default_rng(5)
+    xa = rng.integers(0, 2, 300).astype(float)
+    xb = np.where(rng.random(300) < 0.8, np.maximum(xa, rng.integers(0, 2, 300)), 0.0)
+    ours = bootstrap_interval(xb - xa, seed=1)
+    theirs = bootstrap(
+        (xa, xb),
+        lambda x, y, axis: np.mean(y - x, axis=axis),
+        paired=True,
+        vectorized=True,
+        n_resamples=10_000,
+        method="percentile",
+        rng=np.random.default_rng(2),
+    ).confidence_interval
+    assert ours[0] == pytest.approx(theirs.low, abs=0.01)
+    assert ours[1] == pytest.approx(theirs.high, abs=0.01)
+    assert bootstrap_interval(xb - xa, seed=1) == ours  # seeded: the same twice
 
 
 def test_rates_are_per_agent_leave_errors_out_and_cost_is_unknown_if_one_price_is():

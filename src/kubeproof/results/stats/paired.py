@@ -1,15 +1,20 @@
 """Two agents on the same tasks: is one really better?
 
-- McNemar's exact test (statsmodels `mcnemar(exact=True)`, a two-sided binomial test on the
-  tasks where the two disagree): only those tasks say anything about which agent is better;
-  the test asks whether the split between "only A passed" and "only B passed" could be a
-  fair coin's.
-- A paired bootstrap (scipy `bootstrap(paired=True)`, percentile interval, seeded so a
-  report is reproducible) of the difference in mean per-task score B - A: how large the
-  difference is, with its 95 % interval, resampling tasks.
-- Holm's correction (statsmodels `multipletests(method="holm")`) over the slices (track,
+- McNemar's exact test (what statsmodels' `mcnemar(exact=True)` computes: a two-sided
+  binomial test on the tasks where the two disagree, the binomial CDF from scipy.special):
+  only those tasks say anything about which agent is better; the test asks whether the
+  split between "only A passed" and "only B passed" could be a fair coin's.
+- A paired bootstrap (what scipy's `bootstrap(paired=True, method="percentile")` computes,
+  seeded so a report is reproducible) of the difference in mean per-task score B - A: how
+  large the difference is, with its 95 % interval, resampling tasks.
+- Holm's correction (statsmodels' `multipletests(method="holm")`) over the slices (track,
   area, difficulty, tag): with many slices one of them looks "significant" by chance; Holm
   keeps the chance of any false alarm among them at 5 %.
+
+Why not those functions themselves: importing scipy.stats and statsmodels costs ~2 s of
+CPU, more than the rest of a report's statistics, and scipy's general bootstrap ~1.7 ms
+per task and slice where the numpy one here needs a twentieth of that. Each is checked
+against the library's own in tests/results/test_stats.py.
 
 With repeats, a task counts as passed by an agent when at least half its judged trials
 passed (McNemar needs one yes/no per task); the bootstrap uses the per-task pass rates.
@@ -24,6 +29,7 @@ from kubeproof.results.stats.outcome import Outcome
 
 ALPHA = 0.05
 RESAMPLES = 10_000
+BOOTSTRAP_CELLS = 1 << 21  # tasks x resamples drawn at once (16 MiB of indices)
 
 
 class Paired(BaseModel):
@@ -66,13 +72,41 @@ def _per_task(outcomes: list[Outcome]) -> dict[str, float]:
 
 
 def mcnemar_p(only_a: int, only_b: int) -> float:
-    # scipy and statsmodels are imported when used: importing them costs seconds, and every
-    # `kubeproof` command imports this package through the CLI
-    from statsmodels.stats.contingency_tables import mcnemar
+    """Twice the binomial(n, 1/2) CDF at the smaller count, at most 1 (statsmodels'
+    `mcnemar(exact=True)`)."""
+    # imported when used: every `kubeproof` command imports this package through the CLI
+    from scipy.special import bdtr
 
     if only_a + only_b == 0:
         return 1.0  # they never disagree: nothing tells them apart
-    return float(mcnemar([[0, only_a], [only_b, 0]], exact=True).pvalue)
+    return min(1.0, 2.0 * float(bdtr(min(only_a, only_b), only_a + only_b, 0.5)))
+
+
+def bootstrap_interval(differences: np.ndarray, seed: int) -> tuple[float, float]:
+    """The percentile 95 % interval of the mean of `differences` (one per task) over
+    RESAMPLES resamples of the tasks with replacement."""
+    rng = np.random.default_rng(seed)
+    n = len(differences)
+    means = np.empty(RESAMPLES)
+    batch = max(1, BOOTSTRAP_CELLS // n)  # resamples drawn at once: memory stays bounded
+    for start in range(0, RESAMPLES, batch):
+        stop = min(RESAMPLES, start + batch)
+        picks = rng.integers(0, n, size=(stop - start, n))
+        means[start:stop] = differences[picks].mean(axis=1)
+    low, high = np.percentile(means, [100 * ALPHA / 2, 100 * (1 - ALPHA / 2)])
+    return round(float(low), 6), round(float(high), 6)
+
+
+def holm(p_values: list[float]) -> list[float]:
+    """Holm's step-down adjusted p-values: the i-th smallest times (m - i), never below the
+    one before it, at most 1 (statsmodels' `multipletests(method="holm")`)."""
+    m = len(p_values)
+    adjusted = [0.0] * m
+    running = 0.0
+    for rank, index in enumerate(sorted(range(m), key=lambda i: p_values[i])):
+        running = max(running, min(1.0, (m - rank) * p_values[index]))
+        adjusted[index] = running
+    return adjusted
 
 
 def paired(slice_: str, value: str, a: dict[str, float], b: dict[str, float], seed: int) -> Paired:
@@ -89,18 +123,7 @@ def paired(slice_: str, value: str, a: dict[str, float], b: dict[str, float], se
             if np.all(xb - xa == xb[0] - xa[0]):  # every task the same: no spread to resample
                 low = high = diff
             else:
-                from scipy.stats import bootstrap
-
-                ci = bootstrap(
-                    (xa, xb),
-                    lambda x, y, axis: np.mean(y - x, axis=axis),
-                    paired=True,
-                    vectorized=True,
-                    n_resamples=RESAMPLES,
-                    method="percentile",
-                    rng=np.random.default_rng(seed),
-                ).confidence_interval
-                low, high = round(float(ci.low), 6), round(float(ci.high), 6)
+                low, high = bootstrap_interval(xb - xa, seed)
     return Paired(
         slice=slice_,
         value=value,
@@ -162,12 +185,8 @@ def compare(
         sb = {t: s for t, s in b_tasks.items() if t in tasks}
         if sa.keys() & sb.keys():
             slices.append(paired(slice_, value, sa, sb, seed))
-    if slices:
-        from statsmodels.stats.multitest import multipletests
-
-        adjusted = multipletests([s.p_value for s in slices], alpha=ALPHA, method="holm")[1]
-        for s, p in zip(slices, adjusted, strict=True):
-            s.p_holm = float(p)
+    for s, p in zip(slices, holm([s.p_value for s in slices]), strict=True):
+        s.p_holm = p
     return Comparison(
         a=a_name,
         b=b_name,
