@@ -21,11 +21,10 @@ from itertools import combinations
 from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
-from markupsafe import Markup, escape
 
 from kubeproof.errors import KubeproofError
-from kubeproof.report import charts
-from kubeproof.report.detail import Text, load_detail
+from kubeproof.report import charts, fragments
+from kubeproof.report.detail import load_detail
 from kubeproof.report.numbers import comparisons, rates
 from kubeproof.report.view import Site, TrialView
 from kubeproof.results.stats import Rates
@@ -35,19 +34,6 @@ PARALLEL_FROM = 500  # trials: below this, forking costs more than it saves
 MAX_WORKERS = 8
 NONE = "\N{EN DASH}"  # what a number not known shows
 COMPARE_AGENTS = 12  # agents beyond this are compared with the first only (66 pairs at most)
-
-
-def pre(text: Text, cls: str = "text") -> Markup:
-    """A text in a <pre>, with the cut said. Both strings are escaped as they are inserted:
-    the text stays text. (A filter, not a macro: a trial page has dozens and macros are
-    slow; nor Markup.format, whose string.Formatter costs more than the page's escaping.)"""
-    html = f'<pre class="{escape(cls)}">{escape(text.text)}</pre>'
-    if text.cut:
-        html += (
-            f'<p class="truncated">truncated: {int(text.cut):,} more character(s) not shown '
-            "(the full text is in the trial directory)</p>"
-        )
-    return Markup(html)
 
 
 @cache  # one per process: each template compiled once, and inherited by the forked workers
@@ -60,7 +46,9 @@ def environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters["pre"] = pre
+    env.filters["pre"] = fragments.pre
+    env.filters["steps"] = fragments.steps
+    env.filters["results"] = fragments.results
     env.filters["pct"] = lambda v: NONE if v is None else f"{v:.0%}"
     env.filters["num"] = lambda v, d=1: NONE if v is None else f"{v:,.{d}f}"
     env.filters["usd"] = lambda v: NONE if v is None else f"${v:,.4f}"

@@ -1,0 +1,99 @@
+"""The parts of a trial page there are many of — outputs, trajectory steps, check tables —
+as Python filters rather than Jinja2 loops and macros: a report of 10,000 trials renders
+them hundreds of thousands of times, and a Jinja2 loop body or macro call costs several
+times an f-string. Every value is escaped as it is inserted (agent text is hostile); the
+HTML is what the templates wrote before (tests/report/test_view.py pins it).
+"""
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from kubeproof.report.detail import StepView, Text
+
+
+def pre(text: Text, cls: str = "text") -> Markup:
+    """A text in a <pre>, with the cut said."""
+    html = f'<pre class="{escape(cls)}">{escape(text.text)}</pre>'
+    if text.cut:
+        html += (
+            f'<p class="truncated">truncated: {int(text.cut):,} more character(s) not shown '
+            "(the full text is in the trial directory)</p>"
+        )
+    return Markup(html)
+
+
+def _risk(risk: Mapping[str, Any] | None) -> tuple[str, str]:
+    """(the heading's risk badge, the list of its tags)."""
+    if not risk:
+        return "", ""
+    badge = (
+        f'<span class="risk risk-{escape(risk.get("level", ""))}">risk '
+        f"{escape(risk.get('level'))} · {escape(risk.get('operation'))}</span>"
+    )
+    tags = risk.get("tags")
+    if not tags:
+        return badge, ""
+    items = []
+    for tag in tags:
+        if isinstance(tag, Mapping):
+            items.append(
+                f"<li>{escape(tag.get('id'))} ({escape(tag.get('severity'))}): "
+                f"{escape(tag.get('detail'))}</li>"
+            )
+        else:
+            items.append(f"<li>{escape(tag)}</li>")
+    return badge, f'<ul class="tags">{"".join(items)}</ul>'
+
+
+def step(s: StepView) -> str:
+    origin = f" ({escape(s.origin)})" if s.origin != "agent" else ""
+    badge, tags = _risk(s.risk)
+    parts = [
+        f'<section class="step" id="step-{escape(s.index)}">\n'
+        f"<h3>Step {escape(s.index)}{origin}: exit {escape(s.exit_code)}"
+        f"{', timed out' if s.timed_out else ''}, {escape(s.seconds)} s\n{badge}</h3>\n",
+        pre(s.command, "command"),
+        "\n",
+    ]
+    if s.stdout.text:
+        parts += ["<h4>stdout</h4>", pre(s.stdout)]
+    if s.stderr.text:
+        parts += ["<h4>stderr</h4>", pre(s.stderr, "text stderr")]
+    if s.harness_cut:
+        parts.append(
+            '<p class="truncated">the harness truncated this output when it was recorded</p>'
+        )
+    parts.append(tags)
+    broken = (
+        f"<b>{'; '.join(escape(x) for x in s.safety)}</b>" if s.safety else "nothing healthy broken"
+    )
+    during = (
+        f" · outages during the step: {escape(s.collateral)}" if s.collateral is not None else ""
+    )
+    parts.append(
+        f'<p class="monitor">safety monitor after this step: {broken}{during}</p>\n</section>\n'
+    )
+    return "".join(parts)
+
+
+def steps(found: Iterable[StepView]) -> Markup:
+    """The trajectory: a section per step."""
+    return Markup("".join(step(s) for s in found))
+
+
+def results(items: list | None, title: str) -> Markup:
+    """A table of check, contract or safety results under `title`; nothing when empty."""
+    if not items:
+        return Markup("")
+    rows = "".join(
+        f'<tr class="{"ok" if c.passed else "bad"}"><td>{"PASS" if c.passed else "FAIL"}</td>'
+        f'<td>{escape(c.kind)}</td><td>{escape(c.name)}</td><td class="reason">'
+        f"{escape(c.reason)}</td></tr>"
+        for c in items
+    )
+    return Markup(
+        f'<h3>{escape(title)}</h3>\n<table class="results"><thead><tr><th></th><th>kind</th>'
+        f"<th>name</th><th>reason</th></tr></thead><tbody>\n{rows}</tbody></table>\n"
+    )
