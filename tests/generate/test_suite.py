@@ -16,9 +16,9 @@ from kubeproof.verify.fields import get_path
 
 GOLDEN = Path(__file__).parent / "golden"
 GOLDEN_IDS = (
-    "generate-v1-role-advanced-create-7",
-    "generate-v1-secret-advanced-create-3",
-    "generate-v1-namespace-advanced-create-1",
+    "generate-v2-role-advanced-create-7",
+    "generate-v2-secret-advanced-create-3",
+    "generate-v2-namespace-advanced-create-1",
 )
 
 
@@ -91,6 +91,23 @@ def test_mutants_fail_at_the_stage_they_target(kubebench):
             seen[m.operator] += 1
     assert {"drop_verb", "wildcard_verb", "wrong_namespace", "wrong_value", "drop_subject",
             "wrong_secret_type", "extra_object", "wrong_quantity"} <= set(seen)  # fmt: skip
+
+
+def test_answers_aimed_past_s2_write_only_into_namespaces_that_exist(kubebench):
+    """The apiserver refuses an object in a namespace that is neither a fixture, made by the
+    answer, nor `default`: such an answer fails at S2, wherever its label aims (a renamed
+    Namespace once left its ResourceQuota behind). Offline, so the live proof finds no such bug."""
+    everyday = suites.tasks("everyday-810", limit=81)
+    for task in [*kubebench, *everyday]:
+        fixtures = {f["metadata"]["name"] for f in task.fixtures if f["kind"] == "Namespace"}
+        answers = [("reference", task.reference)]
+        answers += [(m.operator, m.answer) for m in task.mutants if m.fails_at > Stage.s2_apply]
+        for label, answer in answers:
+            objects = list(yaml.load_all(answer, Loader=yaml.CSafeLoader))
+            made = {o["metadata"]["name"] for o in objects if o["kind"] == "Namespace"}
+            into = {o["metadata"].get("namespace") or "default" for o in objects}
+            into.discard("default")
+            assert into <= fixtures | made, (task.id, label, into - fixtures - made)
 
 
 def test_rbac_mutants_count_under_and_over_grant_apart():

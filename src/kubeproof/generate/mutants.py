@@ -33,7 +33,15 @@ def _first(objects: list[dict], *kinds: str) -> tuple[list[dict], int, dict] | N
 
 def wrong_name(objects: list[dict]) -> Change | None:
     out = _copy(objects)
-    out[0]["metadata"]["name"] += "-v2"
+    old = out[0]["metadata"]["name"]
+    out[0]["metadata"]["name"] = new = old + "-v2"
+    if out[0]["kind"] == "Namespace":
+        # a model that misnames the namespace writes its other objects there too; left in the
+        # old one, the apiserver refuses them (namespace not found) and the mutant fails at S2,
+        # not at S3 where it aims
+        for obj in out[1:]:
+            if obj["metadata"].get("namespace") == old:
+                obj["metadata"]["namespace"] = new
     return out, 0, "metadata.name"
 
 

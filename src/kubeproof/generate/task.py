@@ -18,7 +18,8 @@ from kubeproof.generate.model import (
 from kubeproof.generate.mutants import dump, mutants
 from kubeproof.generate.templates import TEMPLATES
 
-GENERATOR_VERSION = 1
+# v2: a misnamed Namespace's objects move with it (wrong_name failed at S2, not S3)
+GENERATOR_VERSION = 2
 _ID = re.compile(r"^generate-v(\d+)-([a-z]+)-(easy|intermediate|advanced)-([a-z]+)-(\d+)$")
 _WRITE = ["get", "list", "watch", "create", "update", "patch", "delete"]
 
