@@ -18,6 +18,7 @@ from kubeproof.cli import (
     cluster,
     evidence,
     fidelity,
+    generate_run,
     mcp,
     net,
     report,
@@ -46,6 +47,7 @@ app.add_typer(tasks.app, name="tasks")
 tasks.app.command("generate")(tasks_generate.generate)
 tasks.app.command("suites")(tasks_generate.suites_)
 tasks.app.command("prove")(tasks_prove.prove)
+app.add_typer(generate_run.app, name="generate")
 app.add_typer(evidence.app, name="evidence")
 app.add_typer(agents.app, name="agents")
 app.add_typer(runs.app, name="runs")

@@ -3,12 +3,14 @@
 the stage it targets. Exit 1 on any generator bug or judge failure."""
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import typer
 from rich.table import Table
 
 from kubeproof.cli.output import Format, console, emit, stderr
+from kubeproof.cluster.base import Cluster
 from kubeproof.errors import KubeproofError
 from kubeproof.generate import store, suites
 from kubeproof.generate.live.judge import LiveJudgement
@@ -21,7 +23,7 @@ from kubeproof.generate.task import parse_id
 SHOWN_BUGS = 20
 
 
-def _tasks(
+def select_tasks(
     suite: str, seed: int, limit: int | None, ids: list[str], folder: Path | None
 ) -> list[GeneratedTask]:
     if folder is not None:
@@ -33,44 +35,61 @@ def _tasks(
     return list(suites.tasks(suite, seed, limit))
 
 
+def judge_clusters(
+    cluster: str, jobs: int
+) -> tuple[Callable[[], Cluster] | None, Cluster | None, int]:
+    """How judge sessions get their clusters: (start one, or the one given; workers)."""
+    if cluster == "embedded":
+        return embedded(), None, jobs
+    if cluster.startswith("kubeconfig:"):
+        from kubeproof.cluster import ExternalCluster
+
+        path, _, context = cluster.removeprefix("kubeconfig:").partition("#")
+        return None, ExternalCluster(Path(path), context or None).start(), 1
+    raise KubeproofError(
+        f"unknown cluster {cluster!r}", hint="use `embedded` or `kubeconfig:PATH[#CONTEXT]`"
+    )
+
+
+# the options `tasks prove` and `generate run` choose tasks and clusters with
+SUITE = typer.Option(
+    "kubebench-810", "--suite", help="Suite of the tasks (see `kubeproof tasks suites`)."
+)
+SEED = typer.Option(0, "--seed", min=0, help="Suite seed.")
+LIMIT = typer.Option(
+    None, "--limit", min=1, help="Only the first N tasks (spread over every type and tier)."
+)
+IDS = typer.Option([], "--id", help="These task ids instead (repeatable).")
+TASKS_DIR = typer.Option(
+    None, "--tasks", help="The tasks written by `kubeproof tasks generate --out DIR`."
+)
+JOBS = typer.Option(1, "--jobs", "-j", min=1, help="Workers, each with its own cluster.")
+RECYCLE = typer.Option(
+    500, "--recycle-every", min=0, help="Answers a cluster judges before it is replaced."
+)
+CLUSTER = typer.Option(
+    "embedded",
+    "--cluster",
+    help="`embedded` (each worker starts its own) or `kubeconfig:PATH[#CONTEXT]` (one "
+    "existing cluster, one worker; nothing recycled).",
+)
+
+
 def prove(
-    suite: str = typer.Option(
-        "kubebench-810", "--suite", help="Suite to prove (see `kubeproof tasks suites`)."
-    ),
-    seed: int = typer.Option(0, "--seed", min=0, help="Suite seed."),
-    limit: int | None = typer.Option(
-        None, "--limit", min=1, help="Only the first N tasks (spread over every type and tier)."
-    ),
-    ids: list[str] = typer.Option([], "--id", help="Prove these task ids instead (repeatable)."),
-    folder: Path | None = typer.Option(
-        None, "--tasks", help="Prove the tasks written by `kubeproof tasks generate --out DIR`."
-    ),
-    jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Workers, each with its own cluster."),
-    recycle_every: int = typer.Option(
-        500, "--recycle-every", min=0, help="Answers a cluster judges before it is replaced."
-    ),
-    cluster: str = typer.Option(
-        "embedded",
-        "--cluster",
-        help="`embedded` (each worker starts its own) or `kubeconfig:PATH[#CONTEXT]` (one "
-        "existing cluster, one worker; nothing recycled).",
-    ),
+    suite: str = SUITE,
+    seed: int = SEED,
+    limit: int | None = LIMIT,
+    ids: list[str] = IDS,
+    folder: Path | None = TASKS_DIR,
+    jobs: int = JOBS,
+    recycle_every: int = RECYCLE,
+    cluster: str = CLUSTER,
     output: Format = typer.Option(Format.text, "--output", "-o", help="Output format."),
 ) -> None:
     """Prove generated tasks on a live apiserver: the reference passes every stage, an empty
     answer fails S0 and every mutant fails at the stage it targets (exit 1 otherwise)."""
-    from kubeproof.cluster import ExternalCluster
-
-    tasks = _tasks(suite, seed, limit, ids, folder)
-    external = None
-    if cluster.startswith("kubeconfig:"):
-        path, _, context = cluster.removeprefix("kubeconfig:").partition("#")
-        external = ExternalCluster(Path(path), context or None).start()
-        jobs = 1
-    elif cluster != "embedded":
-        raise KubeproofError(
-            f"unknown cluster {cluster!r}", hint="use `embedded` or `kubeconfig:PATH[#CONTEXT]`"
-        )
+    tasks = select_tasks(suite, seed, limit, ids, folder)
+    start, external, jobs = judge_clusters(cluster, jobs)
     total = sum(2 + len(t.mutants) for t in tasks)
     seen = 0
 
@@ -83,7 +102,7 @@ def prove(
     proof = prove_tasks(
         tasks,
         jobs,
-        start=None if external else embedded(),
+        start=start,
         cluster=external,
         recycle_every=recycle_every,
         progress=progress,

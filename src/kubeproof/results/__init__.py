@@ -7,6 +7,7 @@ trial, agent or CLI code: the runner writes into it, readers (the CLI, reports, 
 database) read from it.
 """
 
+from kubeproof.results.generate import GenerateOutcome, GenerateRun, StageOutcome, Weights
 from kubeproof.results.paths import RunPaths, TrialPaths
 from kubeproof.results.provenance import AgentRecord, Machine, Versions
 from kubeproof.results.run import EvidenceKey, Group, RunResult, Summary, TrialLine, summarize
@@ -50,17 +51,21 @@ __all__ = [
     "Decision",
     "EvidenceKey",
     "EvidenceSummary",
+    "GenerateOutcome",
+    "GenerateRun",
     "Group",
     "Machine",
     "PhaseTimings",
     "RunPaths",
     "RunResult",
+    "StageOutcome",
     "Summary",
     "TrialLine",
     "TrialPaths",
     "TrialResult",
     "Usage",
     "Versions",
+    "Weights",
     "schema",
     "summarize",
 ]

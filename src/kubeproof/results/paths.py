@@ -30,6 +30,11 @@ class TrialPaths:
         return self.root / "transcript.json"
 
     @property
+    def answer(self) -> Path:
+        """Generate track: the agent's raw answer, as the stages judged it."""
+        return self.root / "answer.txt"
+
+    @property
     def verifier_log(self) -> Path:
         """Every broken-state, check, contract and safety result with its reason."""
         return self.root / "verifier.log"

@@ -11,6 +11,7 @@ from typing import ClassVar
 from pydantic import Field
 
 from kubeproof.results.base import ResultModel
+from kubeproof.results.generate import GenerateRun
 from kubeproof.results.provenance import Versions
 from kubeproof.results.trial import SCHEMA_VERSION, TrialResult, Usage, Verdict
 
@@ -91,6 +92,7 @@ class RunResult(ResultModel):
             "versions",
             "started_at",
             "timing",
+            "generate",
         }
     )
 
@@ -113,6 +115,9 @@ class RunResult(ResultModel):
     protocol: bool | None = Field(None, description="Evidence protocol mode.")
     timing: str | None = Field(None, description="The simulated kubelet's timing profile.")
     evidence: EvidenceKey | None = Field(None, description="The key that signed the chains.")
+    generate: GenerateRun | None = Field(
+        None, description="Generate track: the prompt variant, suite and score weights."
+    )
     versions: Versions | None = Field(None, description="What the run was produced with.")
     summary: Summary = Field(default_factory=Summary, description="Trials counted.")
     trials: list[TrialLine] = Field(default_factory=list, description="Every trial, one line.")

@@ -12,6 +12,8 @@ from typing import Any, ClassVar, Literal
 from pydantic import Field
 
 from kubeproof.results.base import ResultModel
+from kubeproof.results.generate import GenerateOutcome
+from kubeproof.results.netpol import NetpolOutcome
 from kubeproof.results.provenance import Versions
 
 SCHEMA_VERSION = 1  # of trial.json and run.json; files from before it have none (read as 0)
@@ -155,6 +157,8 @@ class TrialResult(ResultModel):
             "ended_at",
             "versions",
             "tags",
+            "generate",
+            "netpol",
         }
     )
 
@@ -220,6 +224,12 @@ class TrialResult(ResultModel):
         None, description="Each stretch of time something healthy at baseline was down."
     )
     evidence: EvidenceSummary | None = Field(None, description="The evidence chain.")
+    generate: GenerateOutcome | None = Field(
+        None, description="Generate track: the answer's stages and scores (Ev, Ov, Acc, Tu, P)."
+    )
+    netpol: NetpolOutcome | None = Field(
+        None, description="Netpol track: the loop's mode, correctness, both safeties, iterations."
+    )
 
     timings: PhaseTimings = Field(
         default_factory=PhaseTimings, description="Seconds per phase of the trial."

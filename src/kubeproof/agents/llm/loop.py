@@ -57,6 +57,28 @@ def make_chat(config: LLMConfig) -> ChatModel:
     return OpenAIChat(config)
 
 
+def turn_record(turn: int, started: float, reply: Reply, spent, cut: dict | None = None) -> dict:
+    """One model call as turns.jsonl holds it (the loop adds its actions and waste)."""
+    return {
+        "turn": turn,
+        "started": round(started, 3),
+        "seconds": reply.seconds,
+        "retries": reply.retries,
+        "retry_errors": reply.errors,
+        "tokens_in": reply.tokens_in,
+        "tokens_out": reply.tokens_out,
+        "cost_usd": spent,
+        "finish_reason": reply.finish_reason,
+        "text": reply.text,
+        "tool_calls": [
+            {"id": t.id, "name": t.name, "arguments": t.arguments} for t in reply.tool_calls
+        ],
+        "actions": [],
+        "wasted": None,
+        "context_cut": cut if cut and any(cut.values()) else None,
+    }
+
+
 class LLMAgent:
     def __init__(
         self,
@@ -111,7 +133,7 @@ class LLMAgent:
                 scale = max(0.25, reply.tokens_in / max(1, estimate(send)))
             spent = cost(reply.tokens_in, reply.tokens_out, self.price)
             session.usage.add(reply.tokens_in, reply.tokens_out, spent, reply.retries)
-            record = self._record(turn, started, reply, spent, cut)
+            record = turn_record(turn, started, reply, spent, cut)
             session.turns.append(record)
             actions = self._understand(reply, tools, record)
             for action in actions:
@@ -123,26 +145,6 @@ class LLMAgent:
                 session.usage.wasted_turns += 1
             self._budgets(session)
         raise BudgetExhausted(f"turn budget of {max_turns} model calls spent")
-
-    def _record(self, turn: int, started: float, reply: Reply, spent, cut: dict) -> dict:
-        return {
-            "turn": turn,
-            "started": round(started, 3),
-            "seconds": reply.seconds,
-            "retries": reply.retries,
-            "retry_errors": reply.errors,
-            "tokens_in": reply.tokens_in,
-            "tokens_out": reply.tokens_out,
-            "cost_usd": spent,
-            "finish_reason": reply.finish_reason,
-            "text": reply.text,
-            "tool_calls": [
-                {"id": t.id, "name": t.name, "arguments": t.arguments} for t in reply.tool_calls
-            ],
-            "actions": [],
-            "wasted": None,
-            "context_cut": cut if any(cut.values()) else None,
-        }
 
     def _understand(self, reply: Reply, tools: list[dict], record: dict) -> list[Action]:
         """The reply as actions; anything unusable is answered now with an error message."""
