@@ -70,3 +70,17 @@ def test_a_failing_endpoint_is_an_error_trial_and_no_stage_runs(tmp_path):
 def test_two_specs_with_one_label_get_their_own_directories():
     labels = [a.label for a in trials.distinct_labels([parse("oracle"), parse("oracle")])]
     assert labels == ["oracle", "oracle-2"]
+
+
+def test_a_cluster_that_never_starts_makes_every_unjudged_answer_an_error(tmp_path):
+    def start():
+        raise KubeproofError("the control plane did not come up")
+
+    agents = [parse("oracle"), parse("noop")]
+    plan = trials.Plan([TASK], agents, "full", tmp_path, start=start)
+    records = trials.run(plan, {a.label: single_shot.answerer(a) for a in agents})
+    assert [r.verdict for r in records] == ["error", "error"]  # the judge never ran
+    assert all("did not come up" in (r.reason or "") and r.generate is None for r in records)
+    for a in agents:
+        written = TrialResult.read(tmp_path / "trials" / TASK.id / a.label / "1" / "trial.json")
+        assert written.verdict == "error"

@@ -215,12 +215,21 @@ def run(
         if work
         else ()  # every endpoint failed: no cluster to start
     )
-    for j in judged:
-        record = records[j.task_id, j.label]
-        paths = RunPaths(plan.out).trial(j.task_id, j.label, 1)
-        _verifier_log(paths, j)
-        _verdict(record, j, plan)
-        finish(record, paths, on_done)
+    try:
+        for j in judged:
+            record = records[j.task_id, j.label]
+            paths = RunPaths(plan.out).trial(j.task_id, j.label, 1)
+            _verifier_log(paths, j)
+            _verdict(record, j, plan)
+            finish(record, paths, on_done)
+    except Exception as exc:  # no cluster would start: the answers not judged are errors
+        for (task_id, label), record in records.items():
+            if record.verdict is None:
+                record.verdict, record.reason = (
+                    "error",
+                    f"judge failed: {type(exc).__name__}: {exc}",
+                )
+                finish(record, RunPaths(plan.out).trial(task_id, label, 1), on_done)
     return [records[t.id, a.label] for t in plan.tasks for a in plan.agents]
 
 
