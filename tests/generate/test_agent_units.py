@@ -84,3 +84,24 @@ def test_a_cluster_that_never_starts_makes_every_unjudged_answer_an_error(tmp_pa
     for a in agents:
         written = TrialResult.read(tmp_path / "trials" / TASK.id / a.label / "1" / "trial.json")
         assert written.verdict == "error"
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--prompt", "verbose"], "--prompt"),
+        (["--weights", "1,1"], "--weights"),
+        (["--weights", "1,-1,1"], "--weights"),
+        (["--agent", "cli:my-agent"], "cannot answer generate tasks"),
+        (["--id", "generate-v1-role-advanced-create-7"], "generator v2"),
+    ],
+)
+def test_generate_run_refuses_what_it_cannot_do_before_any_cluster(tmp_path, args, says):
+    from typer.testing import CliRunner
+
+    from kubeproof.cli import app
+
+    done = CliRunner().invoke(app, ["generate", "run", "--out", str(tmp_path / "r"), *args])
+    assert done.exit_code != 0 and isinstance(done.exception, KubeproofError)
+    assert says in str(done.exception)
+    assert not (tmp_path / "r").exists()
