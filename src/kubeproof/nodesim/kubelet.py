@@ -8,6 +8,7 @@ import json
 import logging
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from lightkube import ALL_NS, ApiError, AsyncClient
 from lightkube.config.kubeconfig import KubeConfig
@@ -21,6 +22,7 @@ from kubeproof.netsim.objects import Pod as NetPod
 from kubeproof.nodesim import (
     access,
     admission,
+    apiwget,
     dependencies,
     eviction,
     ingressstatus,
@@ -32,6 +34,7 @@ from kubeproof.nodesim import (
     shell,
     staticpods,
     timing,
+    tokens,
 )
 from kubeproof.nodesim import catalog as catalog_mod
 from kubeproof.nodesim import nodes as node_mod
@@ -72,6 +75,9 @@ class Kubelet:
         self.specs = {s.name: s for s in specs}
         self.catalog = catalog
         self.admin = client_for(state_dir / "kubeconfigs" / "nodesim.kubeconfig")
+        # host:port of the apiserver, where a script's own API requests go (apiwget.py)
+        context = KubeConfig.from_file(state_dir / "kubeconfigs" / "nodesim.kubeconfig").get()
+        self.apiserver = urlsplit(context.cluster.server).netloc if context else ""
         self.clients = {
             name: client_for(state_dir / "kubeconfigs" / f"node-{name}.kubeconfig")
             for name in self.specs
@@ -372,6 +378,7 @@ class Kubelet:
                     await self._terminate(task)
                     return
                 await self._check_api_access(rt)
+                await self._request_tokens(rt, task.node)
                 now = time.time()
                 for event in rt.sync_resize(now, lambda pod: self._judge(pod, task.node)):
                     await recorder.record(rt.obj, event)
@@ -383,6 +390,23 @@ class Kubelet:
             raise
         except Exception:  # one pod's failure must not stop the node
             log.exception("pod %s/%s", rt.namespace, rt.name)
+
+    async def _request_tokens(self, rt: PodRuntime, node: str) -> None:
+        """The projected ServiceAccount tokens of a pod with a script that runs for real,
+        before its containers start (it reads the file at once; tokens.PodTokens); a
+        failed request fails the pod's mount and is retried with it."""
+        if self.world.runner is None or rt.terminal or rt.stopping:
+            return
+        if rt.tokens is None:
+            scripts = [
+                realshell.runs_for_real(self.catalog.for_container(image, argv), argv)
+                for image, argv in tokens.script_argvs(rt.obj)
+            ]
+            if not any(scripts):
+                return
+            rt.tokens = tokens.PodTokens(rt.obj)
+        if rt.tokens.token_volumes() and (client := self.clients.get(node)) is not None:
+            rt.tokens.error = await tokens.ensure(rt.tokens, rt.obj, client)
 
     async def _check_api_access(self, rt: PodRuntime) -> None:
         """SubjectAccessReviews for the API calls running workloads make, and netsim for
@@ -458,13 +482,20 @@ class Kubelet:
 
     def _script_network(self, rt: PodRuntime, argv: list[str]) -> tuple[str, str, int]:
         """A real script's wget or nslookup (netbridge.py, from its thread): answered on
-        the node's loop as `kubectl exec` in that pod is."""
+        the node's loop as `kubectl exec` in that pod is — but a wget to the cluster's API
+        is sent to the apiserver, from this thread, with the script's own headers."""
+        call = apiwget.parse(argv[1:]) if argv[0] == "wget" else None
 
-        async def answer() -> tuple[str, str, int]:
+        async def answer() -> tuple[apiwget.Route | None, tuple[str, str, int]]:
+            if call is not None and (found := apiwget.route(*self._network_view(rt), call)):
+                return found, ("", "", 0)
             result = shell.network_tool(argv, self.exec_network(rt))
-            return result.stdout, result.stderr, result.code
+            return None, (result.stdout, result.stderr, result.code)
 
-        return asyncio.run_coroutine_threadsafe(answer(), self.loop).result(timeout=30)
+        found, result = asyncio.run_coroutine_threadsafe(answer(), self.loop).result(timeout=30)
+        if found is None or call is None:
+            return result
+        return apiwget.perform(call, found, self.apiserver)
 
     def page(self, upstream: str, path: str) -> pages.Page | None:
         """What the server behind `upstream` (ns/pod:port/TCP) answers GET `path`, if

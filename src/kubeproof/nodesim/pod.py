@@ -1,6 +1,8 @@
 """A pod on a simulated node: volumes, init containers, sidecars and app containers in the
 kubelet's order, and the pod status (phase, conditions, container statuses) they imply."""
 
+from typing import TYPE_CHECKING
+
 from kubeproof.nodesim import ephemeral, etcfiles, podstatus, storage, termination
 from kubeproof.nodesim.admission import Rejection
 from kubeproof.nodesim.catalog import Catalog
@@ -10,6 +12,9 @@ from kubeproof.nodesim.eviction import disruption_condition
 from kubeproof.nodesim.process import FOREVER
 from kubeproof.nodesim.resize import Resize
 from kubeproof.nodesim.timing import MOUNT_BACKOFF_INITIAL, MOUNT_BACKOFF_MAX, REAL, Timing
+
+if TYPE_CHECKING:
+    from kubeproof.nodesim.tokens import PodTokens
 
 
 class PodRuntime:
@@ -29,6 +34,9 @@ class PodRuntime:
         self.mounted = False
         self.mount_retry_at = 0.0
         self.mount_delay = 0.0  # the mount operation's current back-off
+        # its projected tokens, requested by the kubelet before a script that runs for real
+        # starts (tokens.py); a failed request fails the mount as upstream's SetUp does
+        self.tokens: PodTokens | None = None
         spec = obj["spec"]
         self.init = [
             Container(
@@ -168,7 +176,7 @@ class PodRuntime:
         if not self.mounted:
             if now < self.mount_retry_at:
                 return []
-            problem = volume_error(self.obj, world)
+            problem = volume_error(self.obj, world) or (self.tokens.error if self.tokens else None)
             if problem:
                 # each failed SetUp is an event; the next waits out the operation's
                 # exponential back-off (0.5 s doubling to 2 m 2 s)

@@ -21,6 +21,7 @@ from kubeproof.nodesim.catalog import ImageModel, script_of
 from kubeproof.nodesim.etcfiles import hostname_and_domain
 from kubeproof.nodesim.liveproc import DRAIN_SECONDS, PROBE_OUTPUT, ExecResult, Live
 from kubeproof.nodesim.runbox import Box, Mount, Run, available
+from kubeproof.nodesim.volumefiles import ContainerFiles
 
 __all__ = ["Runner", "available", "exec_in", "probe_output", "runs_for_real"]
 
@@ -71,6 +72,8 @@ class Runner:
         home = pod_dir / f"{container.name}-{container.restart_count}"
         shutil.rmtree(home, ignore_errors=True)
         box = Box(home, uid, runbox.container_limits(container.spec.get("resources")))
+        if pod.tokens is not None and isinstance(container.files, ContainerFiles):
+            pod.tokens.give(container.files)  # its projected token, as the kubelet mounted it
         if self.network is not None:  # its wget and nslookup: netsim's (netbridge.py)
             argv = netbridge.with_tools(argv)
         run = self.run_of(container, pod, argv, model)
