@@ -26,11 +26,9 @@ def _rule(permission) -> dict:
     return rule
 
 
-def manifests(task: Task) -> list[dict]:
-    """Namespace, ServiceAccount, and a Role/RoleBinding per namespace (a ClusterRole and
-    ClusterRoleBinding for rules without one)."""
-    subject = [{"kind": "ServiceAccount", "name": AGENT, "namespace": AGENT_NAMESPACE}]
-    docs: list[dict] = [
+def identity() -> list[dict]:
+    """The agent's namespace and its ServiceAccount (no token mounted anywhere)."""
+    return [
         {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": AGENT_NAMESPACE}},
         {
             "apiVersion": "v1",
@@ -39,6 +37,13 @@ def manifests(task: Task) -> list[dict]:
             "automountServiceAccountToken": False,
         },
     ]
+
+
+def manifests(task: Task) -> list[dict]:
+    """Namespace, ServiceAccount, and a Role/RoleBinding per namespace (a ClusterRole and
+    ClusterRoleBinding for rules without one)."""
+    subject = [{"kind": "ServiceAccount", "name": AGENT, "namespace": AGENT_NAMESPACE}]
+    docs = identity()
     by_namespace: dict[str | None, list[dict]] = defaultdict(list)
     for permission in task.spec.kubeproof.permissions:
         by_namespace[permission.namespace].append(_rule(permission))
@@ -108,9 +113,6 @@ def grant(cluster: Cluster, task: Task, out: Path, ca_pem: bytes) -> Path:
     """Create the agent's identity (unless the task's setup made it) and write its
     kubeconfig to `out`."""
     from lightkube.codecs import from_dict
-    from lightkube.models.authentication_v1 import TokenRequestSpec
-    from lightkube.models.meta_v1 import ObjectMeta
-    from lightkube.resources.core_v1 import ServiceAccountToken
 
     client = cluster.client()
     account_ns, account = agent_account(task)
@@ -118,20 +120,43 @@ def grant(cluster: Cluster, task: Task, out: Path, ca_pem: bytes) -> Path:
         if not task.spec.kubeproof.agent_service_account:
             for doc in manifests(task):
                 client.apply(from_dict(doc), field_manager="kubeproof-setup", force=True)
-        lifetime = int(task.spec.agent.timeout_sec + task.spec.kubeproof.setup_timeout_sec + 600)
-        issued = client.create(
-            ServiceAccountToken(
-                metadata=ObjectMeta(name=account, namespace=account_ns),
-                spec=TokenRequestSpec(audiences=[], expirationSeconds=lifetime),
-            ),
-            account,
-            namespace=account_ns,
-        )
     except ApiError as exc:
         raise KubeproofError(f"cannot create the agent's access: {exc.status.message}") from exc
     namespaces = [p.namespace for p in task.spec.kubeproof.permissions if p.namespace]
     if task.spec.kubeproof.agent_service_account:  # its context: its own namespace, as Harbor's
         namespaces = [account_ns]
+    lifetime = int(task.spec.agent.timeout_sec + task.spec.kubeproof.setup_timeout_sec + 600)
+    return token_kubeconfig(
+        cluster, (account_ns, account), lifetime, out, ca_pem, namespaces[0] if namespaces else None
+    )
+
+
+def token_kubeconfig(
+    cluster: Cluster,
+    account: tuple[str, str],
+    lifetime: int,
+    out: Path,
+    ca_pem: bytes,
+    namespace: str | None = None,
+) -> Path:
+    """A token for the ServiceAccount (namespace, name), valid `lifetime` seconds, written
+    as a kubeconfig to `out` whose context defaults to `namespace`."""
+    from lightkube.models.authentication_v1 import TokenRequestSpec
+    from lightkube.models.meta_v1 import ObjectMeta
+    from lightkube.resources.core_v1 import ServiceAccountToken
+
+    account_ns, name = account
+    try:
+        issued = cluster.client().create(
+            ServiceAccountToken(
+                metadata=ObjectMeta(name=name, namespace=account_ns),
+                spec=TokenRequestSpec(audiences=[], expirationSeconds=lifetime),
+            ),
+            name,
+            namespace=account_ns,
+        )
+    except ApiError as exc:
+        raise KubeproofError(f"cannot create the agent's access: {exc.status.message}") from exc
     return write_token_kubeconfig(
         out,
         cluster=cluster.name,
@@ -139,5 +164,5 @@ def grant(cluster: Cluster, task: Task, out: Path, ca_pem: bytes) -> Path:
         ca_pem=ca_pem,
         user=AGENT,
         token=issued.status.token,
-        namespace=namespaces[0] if namespaces else None,
+        namespace=namespace,
     )

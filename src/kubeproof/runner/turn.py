@@ -143,27 +143,32 @@ class AgentTurn:
         return session, recording, decision
 
     def _save_session(self, session: Session) -> None:
-        paths = self.paths
-        with paths.trajectory.open("w") as fh:
-            for step in session.trajectory():
-                fh.write(json.dumps(step) + "\n")
-        self.result.steps = len(session.steps)
-        if session.info:
-            self.result.agent_info = session.info
-        if session.turns:
-            u = session.usage
-            self.result.usage = Usage(
-                calls=u.calls,
-                turns=len(session.turns),
-                tokens_in=u.tokens_in,
-                tokens_out=u.tokens_out,
-                cost_usd=None if u.cost_usd is None else round(u.cost_usd, 6),
-                retries=u.retries,
-                wasted_turns=u.wasted_turns,
-            )
-            with paths.turns.open("w") as fh:
-                for turn in session.turns:
-                    fh.write(json.dumps(session.scrubber.value(turn)) + "\n")
-        if session.transcript:
-            transcript = session.scrubber.value(session.transcript)
-            paths.transcript.write_text(json.dumps(transcript, indent=1))
+        save_session(self.paths, self.result, session)
+
+
+def save_session(paths: TrialPaths, result: TrialResult, session: Session) -> None:
+    """The trajectory, and a model agent's turns, usage and transcript, into the trial's
+    directory and result."""
+    with paths.trajectory.open("w") as fh:
+        for step in session.trajectory():
+            fh.write(json.dumps(step) + "\n")
+    result.steps = len(session.steps)
+    if session.info:
+        result.agent_info = session.info
+    if session.turns:
+        u = session.usage
+        result.usage = Usage(
+            calls=u.calls,
+            turns=len(session.turns),
+            tokens_in=u.tokens_in,
+            tokens_out=u.tokens_out,
+            cost_usd=None if u.cost_usd is None else round(u.cost_usd, 6),
+            retries=u.retries,
+            wasted_turns=u.wasted_turns,
+        )
+        with paths.turns.open("w") as fh:
+            for turn in session.turns:
+                fh.write(json.dumps(session.scrubber.value(turn)) + "\n")
+    if session.transcript:
+        transcript = session.scrubber.value(session.transcript)
+        paths.transcript.write_text(json.dumps(transcript, indent=1))

@@ -1,0 +1,72 @@
+"""The agent's permissions on a netpol task: what an operator fixing network policies
+holds. In each of the topology's namespaces it may read the workloads and change the
+NetworkPolicies (create, patch, delete), the Services and the Deployments (patch, update:
+a fault can be a Service's targetPort or a container's port name); cluster-wide it may read
+and relabel Namespaces (a fault can be a renamed namespace label). Nothing else: no
+exec, no Secrets, no RBAC."""
+
+from pathlib import Path
+
+from lightkube import ApiError
+from lightkube.codecs import from_dict
+
+from kubeproof.cluster.base import Cluster
+from kubeproof.errors import KubeproofError
+from kubeproof.netpol.topology import Topology
+from kubeproof.runner.access import AGENT, AGENT_NAMESPACE, identity, token_kubeconfig
+
+RBAC = "rbac.authorization.k8s.io/v1"
+READ = ["get", "list", "watch"]
+NAMESPACED = [
+    {
+        "apiGroups": ["networking.k8s.io"],
+        "resources": ["networkpolicies"],
+        "verbs": [*READ, "create", "update", "patch", "delete"],
+    },
+    {"apiGroups": [""], "resources": ["services"], "verbs": [*READ, "update", "patch"]},
+    {"apiGroups": ["apps"], "resources": ["deployments"], "verbs": [*READ, "update", "patch"]},
+    {"apiGroups": [""], "resources": ["pods", "endpoints"], "verbs": READ},
+    {"apiGroups": ["apps"], "resources": ["replicasets"], "verbs": READ},
+    {"apiGroups": ["discovery.k8s.io"], "resources": ["endpointslices"], "verbs": READ},
+]
+CLUSTER = [{"apiGroups": [""], "resources": ["namespaces"], "verbs": [*READ, "update", "patch"]}]
+LIFETIME = 24 * 3600  # seconds: the token outlives any turn; the trial ends it by deletion
+
+
+def _bound(kind: str, namespace: str | None, rules: list[dict]) -> list[dict]:
+    meta = {"name": AGENT} | ({"namespace": namespace} if namespace else {})
+    subject = [{"kind": "ServiceAccount", "name": AGENT, "namespace": AGENT_NAMESPACE}]
+    return [
+        {"apiVersion": RBAC, "kind": kind, "metadata": meta, "rules": rules},
+        {
+            "apiVersion": RBAC,
+            "kind": f"{kind}Binding",
+            "metadata": meta,
+            "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": kind, "name": AGENT},
+            "subjects": subject,
+        },
+    ]
+
+
+def manifests(topology: Topology) -> list[dict]:
+    """The agent's namespace and ServiceAccount, a Role per topology namespace and a
+    ClusterRole for Namespaces."""
+    docs = identity()
+    for ns in topology.namespaces:
+        docs += _bound("Role", ns.name, NAMESPACED)
+    return docs + _bound("ClusterRole", None, CLUSTER)
+
+
+def grant(cluster: Cluster, topology: Topology, out: Path) -> Path:
+    """The agent's identity for this topology (its roles applied over any earlier task's)
+    and a kubeconfig for it at `out`, defaulting to the topology's first namespace."""
+    client = cluster.client()
+    try:
+        for doc in manifests(topology):
+            client.apply(from_dict(doc), field_manager="kubeproof-setup", force=True)
+    except ApiError as exc:
+        raise KubeproofError(f"cannot create the agent's access: {exc.status.message}") from exc
+    namespace = topology.namespaces[0].name
+    return token_kubeconfig(
+        cluster, (AGENT_NAMESPACE, AGENT), LIFETIME, out, cluster.ca_pem(), namespace
+    )
