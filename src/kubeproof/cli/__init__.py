@@ -21,6 +21,7 @@ from kubeproof.cli import (
     generate_run,
     mcp,
     net,
+    netpol,
     report,
     run,
     runs,
@@ -43,6 +44,7 @@ app = typer.Typer(
 )
 app.add_typer(cluster.app, name="cluster")
 app.add_typer(net.app, name="net")
+app.add_typer(netpol.app, name="netpol")
 app.add_typer(tasks.app, name="tasks")
 tasks.app.command("generate")(tasks_generate.generate)
 tasks.app.command("suites")(tasks_generate.suites_)

@@ -90,9 +90,10 @@ def _started(
         track="netpol",
         tags=[f.kind for f in task.faults],
         started_at=datetime.now(UTC).isoformat(timespec="seconds"),
-        cluster=ClusterInfo(
-            name=cluster.name,
-            backend="external" if isinstance(cluster, ExternalCluster) else "embedded",
+        cluster=ClusterInfo(name=cluster.name, backend="external")
+        if isinstance(cluster, ExternalCluster)
+        else ClusterInfo(
+            name=cluster.name, backend="embedded", timing=getattr(cluster, "timing", None)
         ),
         versions=provenance.harness().model_copy(
             update={"task_digest": digest, "agent": provenance.agent_record(agent)}
