@@ -1,0 +1,121 @@
+"""The netpol loop on a live embedded cluster (one for the module): the reference agents
+score as they must (oracle correct and safe, noop incorrect, allow-all correct but unsafe
+by ours and safe by NetArena's), the agent's first turn holds the intent and the current
+report, NetArena's mode refuses its blocked commands at the cost of an iteration, and the
+same task id twice gives the same task, oracle trajectory and scores."""
+
+import json
+
+import pytest
+
+from kubeproof.agents.builtin import ReplayAgent
+from kubeproof.agents.session import Session
+from kubeproof.netpol import run, tasks
+from kubeproof.netpol.agents import spec
+from kubeproof.netpol.trial import Settings
+from kubeproof.netpol.trial import run as run_trial
+from kubeproof.results import RunPaths, RunResult, TrialPaths, TrialResult
+from kubeproof.runner.run import write_run
+
+pytestmark = pytest.mark.cluster
+
+BOUTIQUE = "netpol/v1/online-boutique/ingress/netarena/remove-ingress+change-port/0"
+SHOP = "netpol/v1/shop-shared-db/deny/full/namespace-label-renamed/2"
+TIMES = {"setup_seconds", "harness_seconds", "report_seconds"}
+
+
+@pytest.fixture(scope="module")
+def netpol_cluster(binaries_built):
+    cluster = run.start_cluster()
+    yield cluster
+    cluster.stop()
+
+
+def _untimed(data):
+    if isinstance(data, dict):
+        return {k: _untimed(v) for k, v in data.items() if k not in TIMES}
+    if isinstance(data, list):
+        return [_untimed(v) for v in data]
+    return data
+
+
+def test_reference_agents_score_as_they_must(netpol_cluster, tmp_path):
+    agents = [spec("oracle"), spec("noop"), spec("allow-all")]
+    records = run.run([BOUTIQUE, SHOP], agents, tmp_path, Settings(), cluster=netpol_cluster)
+    write_run(
+        tmp_path,
+        run.meta([BOUTIQUE, SHOP], ["oracle", "noop", "allow-all"], tmp_path, "embedded"),
+        records,
+    )
+    by = {
+        (r.task, r.agent): TrialResult.read(
+            RunPaths(tmp_path).trial(run.slug(r.task), r.agent, 1).result
+        )
+        for r in records
+    }
+    for task_id in (BOUTIQUE, SHOP):
+        task = tasks.generate(task_id)
+        oracle = by[task_id, "oracle"].netpol
+        assert oracle.correct and oracle.safe and oracle.netarena_safe, by[task_id, "oracle"].reason
+        assert oracle.ended == "intent" and oracle.iterations == len(task.fix.commands)
+        assert oracle.start_mismatches > 0 and oracle.final_mismatches == 0
+        assert by[task_id, "oracle"].verdict == "resolved" and by[task_id, "oracle"].score == 1
+
+        noop = by[task_id, "noop"].netpol
+        assert not noop.correct and noop.final_mismatches == noop.start_mismatches
+        assert noop.iterations == noop.cap and by[task_id, "noop"].score == 0
+
+        shortcut = by[task_id, "allow-all"].netpol
+        assert shortcut.correct and shortcut.netarena_safe and not shortcut.safe
+        assert shortcut.opened and not shortcut.broken and not shortcut.over_permissive
+        assert by[task_id, "allow-all"].score == 0
+    assert RunResult.read(RunPaths(tmp_path).result).summary.total.errors == 0
+
+
+class Recording(ReplayAgent):
+    """Replays commands and keeps the first turn it was given."""
+
+    first_turn = ""
+
+    def act(self, session: Session) -> None:
+        self.first_turn = session.instruction
+        super().act(session)
+
+
+def test_first_turn_holds_the_intent_and_report_and_netarena_refuses(netpol_cluster, tmp_path):
+    task = tasks.generate(BOUTIQUE)
+    agent = Recording(["kubectl delete networkpolicy --all", *task.fix.commands])
+    paths = TrialPaths(tmp_path / "t")
+    record = run_trial(
+        netpol_cluster, task, spec("oracle"), paths, Settings(mode="netarena"), agent
+    )
+    outcome = record.netpol
+    assert task.intent.strip() in agent.first_turn
+    assert (
+        "Mismatch: default/checkoutservice -> shippingservice.default:50051/TCP" in agent.first_turn
+    )
+    assert (
+        outcome.rejected == 1 and outcome.steps[0].refused and outcome.steps[0].mismatches is None
+    )
+    assert outcome.cap == 10 and outcome.correct and outcome.safe
+    assert outcome.iterations == 1 + len(task.fix.commands)  # the refused one counts
+    steps = [json.loads(line) for line in paths.trajectory.read_text().splitlines()]
+    assert (
+        steps[0]["exit_code"] == 126 and "Skipped due to disallowed command" in steps[0]["stderr"]
+    )
+
+
+def test_same_seed_same_task_and_oracle_trajectory(netpol_cluster, tmp_path):
+    outcomes, trajectories = [], []
+    for attempt in ("a", "b"):
+        task = tasks.generate(SHOP)
+        paths = TrialPaths(tmp_path / attempt)
+        record = run_trial(netpol_cluster, task, spec("oracle"), paths, Settings())
+        outcomes.append(_untimed(record.netpol.record()))
+        steps = [json.loads(line) for line in paths.trajectory.read_text().splitlines()]
+        trajectories.append(
+            [(s["command"], s["exit_code"], s["stdout"], s["stderr"]) for s in steps]
+        )
+    assert tasks.generate(SHOP).canonical_json() == task.canonical_json()
+    assert trajectories[0] == trajectories[1] and trajectories[0]
+    assert outcomes[0] == outcomes[1] and outcomes[0]["correct"]
