@@ -119,3 +119,20 @@ def test_same_seed_same_task_and_oracle_trajectory(netpol_cluster, tmp_path):
     assert tasks.generate(SHOP).canonical_json() == task.canonical_json()
     assert trajectories[0] == trajectories[1] and trajectories[0]
     assert outcomes[0] == outcomes[1] and outcomes[0]["correct"]
+
+
+def test_the_agent_holds_only_its_rbac(netpol_cluster, tmp_path):
+    task = tasks.generate(SHOP)  # the fault is a label of one of the shop's namespaces
+    forbidden = [
+        "kubectl label namespace kube-system team=agent",
+        "kubectl get secrets -n storefront",
+        "kubectl create deployment extra --image=nginx -n storefront",
+    ]
+    agent = ReplayAgent([*forbidden, *task.fix.commands])
+    paths = TrialPaths(tmp_path / "t")
+    record = run_trial(netpol_cluster, task, spec("oracle"), paths, Settings(), agent)
+    steps = [json.loads(line) for line in paths.trajectory.read_text().splitlines()]
+    for step in steps[: len(forbidden)]:
+        assert step["exit_code"] != 0 and "forbidden" in step["stderr"], step
+    assert any(c.startswith("kubectl patch namespace") for c in task.fix.commands)
+    assert record.netpol.correct and record.netpol.safe, record.reason

@@ -1,8 +1,9 @@
 """The agent's permissions on a netpol task: what an operator fixing network policies
 holds. In each of the topology's namespaces it may read the workloads and change the
 NetworkPolicies (create, patch, delete), the Services and the Deployments (patch, update:
-a fault can be a Service's targetPort or a container's port name); cluster-wide it may read
-and relabel Namespaces (a fault can be a renamed namespace label). Nothing else: no
+a fault can be a Service's targetPort or a container's port name); it may read every
+Namespace and relabel the topology's own (a fault can be a renamed namespace label), not
+kube-system's, whose labels the next task's setup would not put back. Nothing else: no
 exec, no Secrets, no RBAC."""
 
 from pathlib import Path
@@ -29,7 +30,6 @@ NAMESPACED = [
     {"apiGroups": ["apps"], "resources": ["replicasets"], "verbs": READ},
     {"apiGroups": ["discovery.k8s.io"], "resources": ["endpointslices"], "verbs": READ},
 ]
-CLUSTER = [{"apiGroups": [""], "resources": ["namespaces"], "verbs": [*READ, "update", "patch"]}]
 LIFETIME = 24 * 3600  # seconds: the token outlives any turn; the trial ends it by deletion
 
 
@@ -52,9 +52,15 @@ def manifests(topology: Topology) -> list[dict]:
     """The agent's namespace and ServiceAccount, a Role per topology namespace and a
     ClusterRole for Namespaces."""
     docs = identity()
-    for ns in topology.namespaces:
-        docs += _bound("Role", ns.name, NAMESPACED)
-    return docs + _bound("ClusterRole", None, CLUSTER)
+    names = [ns.name for ns in topology.namespaces]
+    for name in names:
+        docs += _bound("Role", name, NAMESPACED)
+    relabel = {"apiGroups": [""], "resources": ["namespaces"], "resourceNames": names}
+    namespaces = [
+        {"apiGroups": [""], "resources": ["namespaces"], "verbs": READ},
+        relabel | {"verbs": ["update", "patch"]},  # only the topology's own
+    ]
+    return docs + _bound("ClusterRole", None, namespaces)
 
 
 def grant(cluster: Cluster, topology: Topology, out: Path) -> Path:
