@@ -12,19 +12,22 @@ from kubeproof.cluster.binaries import missing_binaries
 
 # `make test` runs files side by side (pytest-xdist, --dist loadfile, no reordering): the
 # files that take longest start first, so that none of them is left running alone at the
-# end. Seconds measured in a CI run (setup + calls), longest first.
+# end. Longest first, by the seconds (setup + calls) of a two-worker run at load 20-40.
 LONG_FIRST = (
-    "tests/runner/test_trials.py",  # the library sample: ~1300 s
-    "tests/cluster/test_coredns_reload.py",  # CoreDNS reload ticks: ~190 s
-    "tests/adversarial/test_identities.py",
+    "tests/runner/test_library_sample.py",  # 1979 s with 80 trials (now 48)
+    "tests/runner/test_trials.py",  # ~1000 s
+    "tests/adversarial/test_identities.py",  # 771 s
+    "tests/agents/test_model_trials.py",  # 514 s
+    "tests/verify/test_safety_trials.py",  # 264 s
     "tests/adversarial/test_sandbox.py",
-    "tests/agents/test_model_trials.py",
-    "tests/nodesim/test_container_world.py",
-    "tests/adversarial/test_hostile_files.py",
-    "tests/verify/test_safety_trials.py",
     "tests/nodesim/test_nodes.py",
-    "tests/nodesim/test_localstorage_live.py",
-    "tests/report/test_browser.py",
+    "tests/cluster/test_coredns_reload.py",
+    "tests/adversarial/test_hostile_files.py",
+    "tests/nodesim/test_pod_lifecycle.py",
+    "tests/runner/test_evidence_trials.py",
+    "tests/nodesim/test_container_world.py",
+    "tests/cluster/test_cli.py",
+    "tests/report/test_browser.py",  # 137 s
 )
 
 

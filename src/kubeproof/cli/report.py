@@ -54,7 +54,7 @@ def report(
         out = runs[0] / "report"
     index = build_report(runs, out, _tasks_dir(tasks))
     if not emit({"report": str(out), "index": str(index)}, output):
-        stderr.print(f"report: {index}", highlight=False)
+        stderr.print(f"report: {index}", highlight=False, soft_wrap=True)  # a path: never wrapped
     if open_:
         webbrowser.open(index.resolve().as_uri())
 
@@ -67,5 +67,5 @@ def after_run(run_dir: Path, warn: Callable[[str], None]) -> Path | None:
     except Exception as exc:  # the run's results stand; the report is a view of them
         warn(f"the HTML report was not written: {exc}")
         return None
-    stderr.print(f"report: {index}", highlight=False)
+    stderr.print(f"report: {index}", highlight=False, soft_wrap=True)  # a path: never wrapped
     return index

@@ -226,7 +226,7 @@ def export_(
         return
     only = TrialFilter.parse(where)
     n = export.write(name, store.trials(name, only), fmt, out)
-    console.print(f"{n} trials → {out}", highlight=False)
+    console.print(f"{n} trials → {out}", highlight=False, soft_wrap=True)
 
 
 def _export_directory(directory: Path, fmt: export.ExportFormat, out: Path, tasks: Path) -> None:
@@ -244,11 +244,11 @@ def _export_directory(directory: Path, fmt: export.ExportFormat, out: Path, task
         console.print(f"{len(written)} Inspect logs → {out} (inspect view {out})", highlight=False)
     elif fmt is export.ExportFormat.atif:
         written = exports.write_atif(directory, out, told)
-        console.print(f"{len(written)} ATIF trajectories → {out}", highlight=False)
+        console.print(f"{len(written)} ATIF trajectories → {out}", highlight=False, soft_wrap=True)
     else:
         out.unlink(missing_ok=True)  # written anew, not appended to an older export
         n = exports.write_sft(directory, out, told)
-        console.print(f"{n} resolved trajectories → {out}", highlight=False)
+        console.print(f"{n} resolved trajectories → {out}", highlight=False, soft_wrap=True)
 
 
 def delete(

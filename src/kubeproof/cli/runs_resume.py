@@ -93,6 +93,8 @@ def resume(
     if landing is not None:
         landing.finish(result, records)
     if not emit(result.record(), output):
-        console.print(f"{out}: {len(found.kept)} kept, {len(new)} run again", highlight=False)
+        console.print(
+            f"{out}: {len(found.kept)} kept, {len(new)} run again", highlight=False, soft_wrap=True
+        )
     if summary_errors(result):
         raise typer.Exit(ERRORED)
