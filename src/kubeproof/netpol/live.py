@@ -73,21 +73,26 @@ def put_objects(client: Client, topology: Topology, objects: list[dict]) -> None
 
 
 def rolled_out(client: Client, objects: list[dict]) -> bool:
-    """Every Deployment of the task has exactly its replicas, all updated and ready."""
-    for obj in objects:
-        if obj["kind"] != "Deployment":
-            continue
-        meta = obj["metadata"]
-        d = client.get(Deployment, meta["name"], namespace=meta.get("namespace")).to_dict()
-        want = d["spec"].get("replicas", 1)
-        s = d.get("status") or {}
-        if s.get("observedGeneration", 0) < d["metadata"].get("generation", 0) or (
-            s.get("replicas"),
-            s.get("updatedReplicas"),
-            s.get("readyReplicas"),
-        ) != (want, want, want):
-            return False
-    return True
+    """Every Deployment of the task has exactly its replicas, all updated and ready (one
+    list per namespace, not a request per Deployment)."""
+    wanted = {ref(o) for o in objects if o["kind"] == "Deployment"}
+    seen = set()
+    for namespace in sorted({key.split("/")[1] for key in wanted}):
+        for obj in client.list(Deployment, namespace=namespace):
+            d = obj.to_dict()
+            key = f"Deployment/{namespace}/{d['metadata']['name']}"
+            if key not in wanted:
+                continue
+            want = d["spec"].get("replicas", 1)
+            s = d.get("status") or {}
+            if s.get("observedGeneration", 0) < d["metadata"].get("generation", 0) or (
+                s.get("replicas"),
+                s.get("updatedReplicas"),
+                s.get("readyReplicas"),
+            ) != (want, want, want):
+                return False
+            seen.add(key)
+    return seen == wanted
 
 
 def read_report(client: Client, topology: Topology, profile: str) -> report.Report:
