@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 from rich.markup import escape
-from rich.table import Table
+from rich.table import Column, Table
 
 from kubeproof.cli import report
 from kubeproof.cli.output import Format, console, emit, stderr
@@ -57,14 +57,15 @@ def task(
         return
     tp = topology.load(t.topology)
     broken = report.compute(tp, materialize.materialize(t.objects), t.profile)  # type: ignore[arg-type]
-    console.print(f"[bold]{t.id}[/]", highlight=False)
+    lines = [f"[bold]{t.id}[/]"]
     for f in t.faults:
         causes = ", ".join(
             f"{c.kind}/{c.namespace or ''}/{c.name} {c.field}" for c in f.root_causes
         )
-        console.print(f"fault {f.kind}: {escape(f.description)} (root cause: {escape(causes)})")
-    console.print(f"\n{escape(t.intent)}\n{escape(broken.text())}", highlight=False)
-    console.print("oracle:\n  " + "\n  ".join(escape(c) for c in t.fix.commands), highlight=False)
+        lines.append(f"fault {f.kind}: {escape(f.description)} (root cause: {escape(causes)})")
+    lines += ["", escape(t.intent), escape(broken.text()), "oracle:"]
+    lines += [f"  {escape(c)}" for c in t.fix.commands]
+    console.print("\n".join(lines), highlight=False, soft_wrap=True)
 
 
 @app.command("run")
@@ -109,7 +110,9 @@ def run(
     a report from the live objects after every command, until the matrix equals the intent,
     the agent submits or the cap. Writes run.json and per trial trial.json (with `netpol`:
     correctness, both safeties, iterations), trajectory.jsonl and verifier.log (every
-    report). Exits 1 if any trial ended in `error`."""
+    report). Prints per agent and fault type correctness, NetArena's safety, ours and
+    iterations, agents in NetArena's leaderboard order (`-o json`: run.json's content and
+    these rows as `netpol_summary`). Exits 1 if any trial ended in `error`."""
     from kubeproof.netpol import agents as reference
     from kubeproof.netpol import run as netpol_run
     from kubeproof.netpol.loop import MODES
@@ -138,32 +141,35 @@ def run(
     records = netpol_run.run(task_ids, specs, out, settings, on_done=done)
     result = write_run(out, meta, records, key)
     report.after_run(out, warn)
-    if not emit(result.record(), output):
+    from kubeproof.netpol.summary import summarize
+
+    summary = [r.model_dump(mode="json") for r in summarize(records)]
+    if not emit(result.record() | {"netpol_summary": summary}, output):
         _print(records)
         console.print(f"run directory: {out}", highlight=False)
     if summary_errors(result):
         raise typer.Exit(ERRORED)
 
 
-def _rate(values: list[bool]) -> str:
-    return f"{sum(values) / len(values):.2f}" if values else "-"
-
-
 def _print(records: list[TrialResult]) -> None:
-    """Per agent: NetArena's three numbers and ours."""
-    table = Table(
-        "AGENT", "TRIALS", "CORRECT", "NA-SAFE", "SAFE", "ITERATIONS", "REFUSED", box=None
-    )
-    for agent in dict.fromkeys(r.agent for r in records):
-        scored = [r.netpol for r in records if r.agent == agent and r.netpol is not None]
-        iterations = [o.iterations for o in scored]
+    """Per agent (NetArena's leaderboard order) and per fault type: correctness with its
+    95 % interval, NetArena's safety, ours with its interval, mean iterations."""
+    from kubeproof.netpol.summary import ALL, summarize
+
+    headers = ["N", "CORRECT", "95% CI", "NA-SAFE", "SAFE", "95% CI", "ITER"]
+    table = Table("AGENT", Column("FAULT TYPE", overflow="fold"), *headers, box=None)
+    for r in summarize(records):
+        style = "bold" if r.fault_type == ALL else None
         table.add_row(
-            agent,
-            str(len(scored)),
-            _rate([o.correct for o in scored]),
-            _rate([o.netarena_safe for o in scored]),
-            _rate([o.safe for o in scored]),
-            f"{sum(iterations) / len(iterations):.1f}" if iterations else "-",
-            str(sum(o.rejected for o in scored)),
+            r.agent if r.fault_type == ALL else "",
+            r.fault_type,
+            str(r.trials),
+            f"{r.correct:.2f}",
+            f"{r.correct_ci[0]:.2f}-{r.correct_ci[1]:.2f}",
+            f"{r.netarena_safe:.2f}",
+            f"{r.safe:.2f}",
+            f"{r.safe_ci[0]:.2f}-{r.safe_ci[1]:.2f}",
+            f"{r.iterations:.1f}",
+            style=style,
         )
     console.print(table)
