@@ -56,6 +56,23 @@ def test_migrations_build_what_schema_declares(tmp_path):
     assert diff == [], "schema.py and migrations/versions differ: add a migration"
 
 
+def test_connect_head_is_the_newest_migration_and_a_current_database_skips_alembic(tmp_path):
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    from kubeproof.results.db import connect
+
+    config = Config()
+    config.set_main_option("script_location", str(connect.MIGRATIONS))
+    assert ScriptDirectory.from_config(config).get_current_head() == connect.HEAD
+    store = open_store(str(tmp_path / "kp.db"), tmp_path)
+    assert connect.at_head(store.engine)
+    with store.engine.begin() as conn:  # an older database: Alembic brings it up again
+        conn.execute(sa.text(f"update {VERSION_TABLE} set version_num = 'older'"))
+    assert not connect.at_head(store.engine)
+    assert not connect.at_head(sa.create_engine(f"sqlite:///{tmp_path / 'new.db'}"))
+
+
 def test_import_reads_every_trial_and_its_parts_into_a_sqlite_file(tmp_path):
     run = a_run(tmp_path)
     store = open_store(None, run.parent)
