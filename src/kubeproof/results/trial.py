@@ -13,6 +13,7 @@ from pydantic import Field
 
 from kubeproof.results.base import ResultModel
 from kubeproof.results.generate import GenerateOutcome
+from kubeproof.results.netpol import NetpolOutcome
 from kubeproof.results.provenance import Versions
 
 SCHEMA_VERSION = 1  # of trial.json and run.json; files from before it have none (read as 0)
@@ -157,6 +158,7 @@ class TrialResult(ResultModel):
             "versions",
             "tags",
             "generate",
+            "netpol",
         }
     )
 
@@ -224,6 +226,9 @@ class TrialResult(ResultModel):
     evidence: EvidenceSummary | None = Field(None, description="The evidence chain.")
     generate: GenerateOutcome | None = Field(
         None, description="Generate track: the answer's stages and scores (Ev, Ov, Acc, Tu, P)."
+    )
+    netpol: NetpolOutcome | None = Field(
+        None, description="Netpol track: the loop's mode, correctness, both safeties, iterations."
     )
 
     timings: PhaseTimings = Field(
