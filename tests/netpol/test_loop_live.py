@@ -127,6 +127,7 @@ def test_the_agent_holds_only_its_rbac(netpol_cluster, tmp_path):
         "kubectl label namespace kube-system team=agent",
         "kubectl get secrets -n storefront",
         "kubectl create deployment extra --image=nginx -n storefront",
+        "kubectl get networkpolicies -n default",  # Online Boutique's, an earlier test's
     ]
     agent = ReplayAgent([*forbidden, *task.fix.commands])
     paths = TrialPaths(tmp_path / "t")

@@ -6,14 +6,16 @@ Namespace and relabel the topology's own (a fault can be a renamed namespace lab
 kube-system's, whose labels the next task's setup would not put back. Nothing else: no
 exec, no Secrets, no RBAC."""
 
+import contextlib
 from pathlib import Path
 
 from lightkube import ApiError
 from lightkube.codecs import from_dict
+from lightkube.resources.rbac_authorization_v1 import Role, RoleBinding
 
 from kubeproof.cluster.base import Cluster
 from kubeproof.errors import KubeproofError
-from kubeproof.netpol.topology import Topology
+from kubeproof.netpol.topology import Topology, load, names
 from kubeproof.runner.access import AGENT, AGENT_NAMESPACE, identity, token_kubeconfig
 
 RBAC = "rbac.authorization.k8s.io/v1"
@@ -64,10 +66,18 @@ def manifests(topology: Topology) -> list[dict]:
 
 
 def grant(cluster: Cluster, topology: Topology, out: Path) -> Path:
-    """The agent's identity for this topology (its roles applied over any earlier task's)
-    and a kubeconfig for it at `out`, defaulting to the topology's first namespace."""
+    """The agent's identity for this topology (its roles applied over any earlier task's,
+    whose Roles in other topologies' namespaces are deleted) and a kubeconfig for it at
+    `out`, defaulting to the topology's first namespace."""
     client = cluster.client()
+    others = {ns.name for name in names() for ns in load(name).namespaces} - {
+        ns.name for ns in topology.namespaces
+    }
     try:
+        for namespace in sorted(others):  # an earlier task's topology: no longer the agent's
+            for resource in (RoleBinding, Role):
+                with contextlib.suppress(ApiError):
+                    client.delete(resource, AGENT, namespace=namespace)
         for doc in manifests(topology):
             client.apply(from_dict(doc), field_manager="kubeproof-setup", force=True)
     except ApiError as exc:
