@@ -37,6 +37,30 @@ def pytest_collection_modifyitems(config, items) -> None:
     items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
 
 
+def pytest_terminal_summary(terminalreporter) -> None:
+    """Seconds per test file (setup, calls and teardown summed) and per worker: the figures
+    LONG_FIRST and the CI budget are tuned from."""
+    files: dict[str, float] = {}
+    workers: dict[str, float] = {}
+    for reports in terminalreporter.stats.values():
+        for report in reports:
+            duration = getattr(report, "duration", None)
+            if duration is None or not hasattr(report, "nodeid") or not report.nodeid:
+                continue
+            path = report.nodeid.split("::", 1)[0]
+            files[path] = files.get(path, 0.0) + duration
+            worker = getattr(getattr(report, "node", None), "gateway", None)
+            name = getattr(worker, "id", "main")
+            workers[name] = workers.get(name, 0.0) + duration
+    if not files:
+        return
+    terminalreporter.section("slowest files")
+    for path, seconds in sorted(files.items(), key=lambda kv: -kv[1])[:20]:
+        terminalreporter.write_line(f"{seconds:8.1f}s {path}")
+    busy = ", ".join(f"{name} {seconds:.0f}s" for name, seconds in sorted(workers.items()))
+    terminalreporter.write_line(f"summed: {sum(files.values()):.0f}s; per worker: {busy}")
+
+
 @pytest.fixture(scope="session", autouse=True)
 def isolated_state(tmp_path_factory) -> Path:
     state = tmp_path_factory.mktemp("kubeproof-state")

@@ -70,7 +70,11 @@ class Attacks:
 
     def blocked(self, attack: str, name: str) -> str:
         line = self.probes(attack).get(name)
-        assert line is not None, f"probe {name} never reported:\n{self.output(attack)[-3000:]}"
+        step = {k: v for k, v in self.steps(attack)[0].items() if k not in ("stdout", "stderr")}
+        assert line is not None, (
+            f"probe {name} never reported:\n{self.output(attack)[-3000:]}\nstep: {step}\n"
+            f"stderr: {self.steps(attack)[0].get('stderr', '')[-1500:]}"
+        )
         assert line.startswith("PROBE") and " blocked" in f" {line.split(' ', 1)[1]}", line
         return line
 

@@ -11,7 +11,7 @@ from rich.table import Table
 from kubeproof.cli import addons
 from kubeproof.cli.output import Format, console, emit
 from kubeproof.cluster import EmbeddedCluster
-from kubeproof.cluster.addresses import release, wait_ports_released
+from kubeproof.cluster.addresses import release, taken_over, wait_ports_released
 from kubeproof.cluster.components import NAMES
 from kubeproof.cluster.health import ComponentStatus
 from kubeproof.cluster.process import group_members, stop_group
@@ -252,10 +252,13 @@ def down(
         stop_group(record.pgid, [c.ref() for c in record.components.values()])
         if group_members(record.pgid):
             raise KubeproofError(f"cluster {record.name}: processes survived SIGKILL")
-        if busy := wait_ports_released(record.address):
+        if taken_over(record.address, record.state_dir):
+            pass  # a dead cluster's address, since reserved by a live one: not ours to free
+        elif busy := wait_ports_released(record.address):
             ports = ", ".join(f"{record.address}:{p}" for p in busy.values())
             raise KubeproofError(f"cluster {record.name}: stopped, but {ports} still bound")
-        release(record.address)
+        else:
+            release(record.address, record.state_dir)
         if not keep_state:
             remove(record)
         console.print(f"cluster {record.name} stopped")

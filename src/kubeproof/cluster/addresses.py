@@ -57,8 +57,29 @@ def _reserve(address: str, state_dir: Path) -> None:
     (reservations_dir() / address).write_text(json.dumps(entry))
 
 
-def release(address: str) -> None:
-    (reservations_dir() / address).unlink(missing_ok=True)
+def release(address: str, state_dir: Path) -> None:
+    """Drop the reservation of `address` if the cluster in `state_dir` still holds it."""
+    path = reservations_dir() / address
+    with _lock():
+        if _owner(path) in (None, state_dir.resolve()):
+            path.unlink(missing_ok=True)
+
+
+def _owner(path: Path) -> Path | None:
+    try:
+        return Path(str(json.loads(path.read_text())["state_dir"])).resolve()
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def taken_over(address: str, state_dir: Path) -> bool:
+    """True when a live cluster other than the one in `state_dir` holds `address`: once a
+    cluster's processes are gone its address is free for another harness to reserve, and
+    stopping the dead cluster must then neither wait for those ports nor release them."""
+    path = reservations_dir() / address
+    with _lock():
+        owner = _owner(path)
+        return owner not in (None, state_dir.resolve()) and _reservation_live(path)
 
 
 def port_free(address: str, port: int) -> bool:

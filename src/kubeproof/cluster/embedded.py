@@ -22,7 +22,7 @@ import yaml
 from lightkube.codecs import from_dict
 
 from kubeproof.cluster import addons, kubeadmconfig, snapshot, staticpods
-from kubeproof.cluster.addresses import release, reserve, wait_ports_released
+from kubeproof.cluster.addresses import release, reserve, taken_over, wait_ports_released
 from kubeproof.cluster.audit import write_policy
 from kubeproof.cluster.base import Cluster
 from kubeproof.cluster.binaries import Binaries, require_binaries
@@ -199,7 +199,7 @@ class EmbeddedCluster(Cluster):
         except BaseException:
             # the state directory stays for its logs; the address is free again
             self._stop_processes()
-            release(self.record.address)
+            release(self.record.address, self.record.state_dir)
             raise
         return self
 
@@ -361,13 +361,14 @@ class EmbeddedCluster(Cluster):
             # A graceful apiserver shutdown takes over 10 s (etcd waits for it); a cluster
             # whose state is thrown away has nothing to save, so it is killed at once.
             stop_group(self.record.pgid, refs, timeout=10.0 if graceful else 0.0)
-            wait_ports_released(self.record.address)
+            if not taken_over(self.record.address, self.record.state_dir):
+                wait_ports_released(self.record.address)
 
     def stop(self, remove: bool = True) -> None:
         """Stop every process of the cluster; remove its state directory unless asked not to."""
         self._stop_processes(graceful=not remove)
         if self.record:
-            release(self.record.address)
+            release(self.record.address, self.record.state_dir)
         if remove and self.record:
             shutil.rmtree(self.record.state_dir, ignore_errors=True)
         _live.discard(self)

@@ -2,12 +2,13 @@
 limit() { grep "^Max $1" /proc/self/limits | awk '{print $(NF-2)}'; }
 echo "LIMITS nproc=$(limit processes) nofile=$(limit 'open files') fsize=$(limit 'file size')"
 ( b() { b | b & }; b ) 2>/tmp/bomb.err
-i=0; peak=0
-while [ $i -lt 20 ]; do
+# Watch for three seconds of wall time, not a number of iterations: the bomb's processes share
+# the agent's one CPU, and a counted loop could outlast the step's time budget under load.
+# Builtins and redirections only (no fork while the bomb runs); /proc/uptime is the clock.
+read t0 _ < /proc/uptime; t0=${t0%.*}; now=$t0; peak=0
+while [ $((now - t0)) -lt 3 ]; do
   set -- /proc/[0-9]*; [ $# -gt $peak ] && peak=$#
-  j=0; while [ $j -lt 10000 ]; do j=$((j + 1)); done
-  i=$((i + 1))
+  read now _ < /proc/uptime; now=${now%.*}
 done
-# builtins only from here: a fork would fail while the bomb runs
 first=""; [ -s /tmp/bomb.err ] && read -r first < /tmp/bomb.err
 echo "PROBE forkbomb blocked peak=$peak first_error=$first"
