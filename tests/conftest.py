@@ -14,7 +14,7 @@ from kubeproof.cluster.binaries import missing_binaries
 # files that take longest start first, so that none of them is left running alone at the
 # end. Longest first, by the seconds (setup + calls) of a two-worker run at load 20-40.
 LONG_FIRST = (
-    "tests/runner/test_library_sample.py",  # 1979 s with 80 trials (now 48)
+    "tests/runner/test_library_sample.py",  # 954 s with 48 trials (now 24)
     "tests/runner/test_trials.py",  # ~1000 s
     "tests/adversarial/test_identities.py",  # 771 s
     "tests/agents/test_model_trials.py",  # 514 s
