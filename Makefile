@@ -67,6 +67,7 @@ bench: setup
 	$(BIN)/python benchmarks/nodesim.py
 	$(BIN)/python benchmarks/netsim.py
 	$(BIN)/python benchmarks/netpol_crosscheck.py
+	$(BIN)/python benchmarks/netpol.py
 	$(BIN)/python benchmarks/trial.py
 	$(BIN)/python benchmarks/evidence.py
 	$(BIN)/python benchmarks/generate.py
