@@ -75,6 +75,23 @@ def wilson(passed: int, n: int) -> tuple[float, float]:
     return round(centre - half, 6), round(centre + half, 6)
 
 
+def mean_interval(
+    values: list[int] | list[float], low: float, high: float
+) -> tuple[float, float] | None:
+    """The Student t 95 % interval of the mean of `values` (scipy's `t.interval` around the
+    mean with the standard error), kept within [low, high], where the mean must lie (a
+    count's mean is never below 0 nor above its cap); none for fewer than two values."""
+    from scipy.special import stdtrit  # imported when used: not by every command
+
+    n = len(values)
+    if n < 2:
+        return None
+    mean = fmean(values)
+    spread = sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
+    half = float(stdtrit(n - 1, 1 - (1 - LEVEL) / 2)) * spread
+    return round(float(max(low, mean - half)), 6), round(float(min(high, mean + half)), 6)
+
+
 def rates_of(agent: str, slice_: str, value: str, found: list[Outcome]) -> Rates:
     judged = [o for o in found if o.judged]
     passed = sum(o.passed for o in judged)

@@ -1,0 +1,347 @@
+"""The generate track's tables (docs/generate.md, "Reports"; shown by `kubeproof generate
+run` and in the report), per agent, never across agents:
+
+- the leaderboard: Ev, Ov, Acc, strict pass with its Wilson 95 % interval, Tu (absent, never
+  imputed, when no judge ran) and the composite P, a P with Tu apart from one without;
+- strict pass by resource type and tier;
+- the failure ladder: how many answers failed first at each stage, S0's categories apart;
+- the RBAC table: under-grant and over-grant of the permission matrices, counted apart;
+- prompt-variant robustness: one agent's strict pass on the same tasks asked in each variant.
+
+Computed in one pass over the trials. A trial counts when it has a `generate` outcome (an
+answer judged); a generate-track trial without one (the model or the judge failed) is an
+error, counted apart.
+"""
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from statistics import fmean
+
+from pydantic import BaseModel, Field
+
+from kubeproof.results.generate import GenerateOutcome
+from kubeproof.results.stats.paired import mcnemar_p
+from kubeproof.results.stats.rates import wilson
+from kubeproof.results.trial import TrialResult
+
+STAGES = ("S0", "S1", "S2", "S3", "S4")
+TIERS = ("easy", "intermediate", "advanced")
+VARIANTS = ("full", "simplified", "terse")
+# S0's failure categories (CloudEval's), the first word of its reason (generate/offline.py)
+S0_CATEGORIES = ("empty", "no_kind", "invalid_yaml", "wrong_kind")
+# The (resource type, tier) cells whose tasks carry a permission matrix (generate/templates:
+# roles.py, bindings.py, scope.py; tests/results/test_track_stats.py holds them to it);
+# None: every tier.
+MATRIX_CELLS: dict[str, tuple[str, ...] | None] = {
+    "role": None,
+    "clusterrole": None,
+    "rolebinding": None,
+    "clusterrolebinding": None,
+    "serviceaccount": ("advanced",),
+}
+
+
+def _ordered(values: Iterable[str], known: tuple[str, ...]) -> list[str]:
+    """The known values in their order, then any other sorted."""
+    found = set(values)
+    return [v for v in known if v in found] + sorted(found - set(known))
+
+
+def _rate(passed: int, n: int) -> tuple[float | None, tuple[float, float] | None]:
+    return (round(passed / n, 6), wilson(passed, n)) if n else (None, None)
+
+
+class Leader(BaseModel):
+    """One agent's generate-track scores."""
+
+    agent: str = Field(description="The agent (its key in a report of several runs).")
+    trials: int = Field(description="Generate-track trials, errors included.")
+    errors: int = Field(description="Trials without a judged answer (model or judge failed).")
+    judged: int = Field(description="Answers judged: the denominator below.")
+    ev: float | None = Field(description="Mean Ev: the share that applied (S2).")
+    ov: float | None = Field(description="Mean Ov: the share with the expected objects (S3).")
+    acc: float | None = Field(description="Mean Acc: the share whose typed checks held (S4).")
+    strict: int = Field(description="Strict passes (S2, S3 and S4).")
+    strict_rate: float | None = Field(description="Strict pass rate.")
+    strict_ci: tuple[float, float] | None = Field(description="Its Wilson 95 % interval.")
+    tu: float | None = Field(description="Mean Tu over the answers a judge scored; absent: none.")
+    tu_judged: int = Field(description="Answers a judge scored (Tu present).")
+    p: float | None = Field(description="Mean P over the answers without Tu (P over Ev, Ov).")
+    p_tu: float | None = Field(description="Mean P over the answers with Tu (Ev, Ov, Tu).")
+    unsafe: int = Field(description="Answers that tainted the cluster.")
+
+
+class Cell(BaseModel):
+    """Strict pass of one agent on one resource type and tier (`all` for a total)."""
+
+    agent: str = Field(description="The agent.")
+    type: str = Field(description="The resource type, or `all`.")
+    tier: str = Field(description="The tier, or `all`.")
+    judged: int = Field(description="Answers judged.")
+    strict: int = Field(description="Strict passes.")
+    rate: float | None = Field(description="strict / judged.")
+
+
+class Ladder(BaseModel):
+    """Where one agent's answers failed first."""
+
+    agent: str = Field(description="The agent.")
+    judged: int = Field(description="Answers judged.")
+    failed_at: dict[str, int] = Field(description="Answers per first failing stage, S0..S4.")
+    s0: dict[str, int] = Field(description="S0's failures by CloudEval's category.")
+    passed: int = Field(description="Answers that failed no stage (strict pass).")
+
+
+class Grants(BaseModel):
+    """One agent's permission matrices on one resource type (`all`: every type)."""
+
+    agent: str = Field(description="The agent.")
+    type: str = Field(description="The resource type, or `all`.")
+    judged: int = Field(description="Answers judged on tasks with a matrix.")
+    reached: int = Field(description="Answers whose matrix was asked (S4 ran).")
+    exact: int = Field(description="Matrices answered exactly: no cell under or over.")
+    under: int = Field(description="Answers with a cell asked for but denied.")
+    over: int = Field(description="Answers with a cell to deny but allowed.")
+    over_rate: float | None = Field(description="over / reached.")
+    over_ci: tuple[float, float] | None = Field(description="Its Wilson 95 % interval.")
+    cells_under: int = Field(description="Cells under-granted, in all.")
+    cells_over: int = Field(description="Cells over-granted, in all.")
+
+
+class Variant(BaseModel):
+    """One agent on one prompt variant, over the tasks asked in every variant it has."""
+
+    variant: str = Field(description="`full`, `simplified` or `terse`.")
+    strict: int = Field(description="Tasks passed (at least half its trials strict).")
+    rate: float | None = Field(description="strict / the shared tasks.")
+    ci: tuple[float, float] | None = Field(description="Its Wilson 95 % interval.")
+    only_first: int = Field(description="Tasks passed in the first variant and not in this.")
+    only_this: int = Field(description="Tasks passed in this variant and not in the first.")
+    p_value: float = Field(description="McNemar's exact p against the first variant.")
+
+
+class Robustness(BaseModel):
+    """One agent (its spec, across runs) asked the same tasks in several prompt variants."""
+
+    agent: str = Field(description="The agent spec, as the runs name it.")
+    tasks: int = Field(description="Tasks judged in every variant the agent has.")
+    variants: list[Variant] = Field(description="Per variant, the first being the baseline.")
+    all_pass: int = Field(description="Tasks passed in every variant.")
+    none_pass: int = Field(description="Tasks passed in none.")
+    some_pass: int = Field(description="Tasks passed in some: sensitive to the wording.")
+
+
+class GenerateTables(BaseModel):
+    leaderboard: list[Leader] = Field(description="Per agent, strict pass first.")
+    types: list[str] = Field(description="The resource types, sorted.")
+    tiers: list[str] = Field(description="The tiers, easiest first.")
+    grid: list[Cell] = Field(description="Per agent, type and tier, with totals (`all`).")
+    ladder: list[Ladder] = Field(description="Per agent, the first failing stage.")
+    grants: list[Grants] = Field(description="Per agent and matrix type, then `all`.")
+    robustness: list[Robustness] = Field(
+        description="Agents asked in two or more prompt variants (several runs)."
+    )
+    weights: list[str] = Field(description="The composite's weights found, `w1:w2:w3`.")
+
+
+@dataclass
+class _Agent:
+    """One agent's running sums."""
+
+    errors: int = 0
+    outcomes: list[tuple[TrialResult, GenerateOutcome]] = field(default_factory=list)
+
+
+def tables(records: Iterable[tuple[str, TrialResult]]) -> GenerateTables | None:
+    """The track's tables over (agent key, trial) pairs; None when no trial has a judged
+    answer (the run holds no generate trial)."""
+    agents: dict[str, _Agent] = {}
+    for agent, r in records:
+        if r.generate is not None and r.judged:
+            agents.setdefault(agent, _Agent()).outcomes.append((r, r.generate))
+        elif r.track == "generate":
+            agents.setdefault(agent, _Agent()).errors += 1
+    if not any(a.outcomes for a in agents.values()):
+        return None
+    every = [pair for a in agents.values() for pair in a.outcomes]
+    types = sorted({r.area for r, _ in every})
+    tiers = _ordered((r.difficulty for r, _ in every), TIERS)
+    weights = {f"{g.weights.ev:.3g}:{g.weights.ov:.3g}:{g.weights.tu:.3g}" for _, g in every}
+    leaders = sorted(
+        (_leader(name, a) for name, a in agents.items()),
+        key=lambda x: -(x.strict_rate or 0.0),
+    )
+    order = [x.agent for x in leaders]
+    return GenerateTables(
+        leaderboard=leaders,
+        types=types,
+        tiers=tiers,
+        grid=[c for name in order for c in _grid(name, agents[name].outcomes)],
+        ladder=[_ladder(name, agents[name].outcomes) for name in order],
+        grants=[g for name in order for g in _grants(name, agents[name].outcomes)],
+        robustness=robustness(every),
+        weights=sorted(weights),
+    )
+
+
+def _mean(values: list[float] | list[int]) -> float | None:
+    return round(fmean(values), 6) if values else None
+
+
+def _leader(name: str, a: _Agent) -> Leader:
+    found = [g for _, g in a.outcomes]
+    strict = sum(g.strict_pass for g in found)
+    rate, ci = _rate(strict, len(found))
+    return Leader(
+        agent=name,
+        trials=len(found) + a.errors,
+        errors=a.errors,
+        judged=len(found),
+        ev=_mean([g.ev for g in found]),
+        ov=_mean([g.ov for g in found]),
+        acc=_mean([g.acc for g in found]),
+        strict=strict,
+        strict_rate=rate,
+        strict_ci=ci,
+        tu=_mean([g.tu for g in found if g.tu is not None]),
+        tu_judged=sum(g.tu is not None for g in found),
+        p=_mean([g.p for g in found if g.p is not None and "tu" not in g.p_terms]),
+        p_tu=_mean([g.p for g in found if g.p is not None and "tu" in g.p_terms]),
+        unsafe=sum(r.safe is False for r, _ in a.outcomes),
+    )
+
+
+def _grid(name: str, found: list[tuple[TrialResult, GenerateOutcome]]) -> list[Cell]:
+    counts: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
+    for r, g in found:
+        for key in ((r.area, r.difficulty), (r.area, "all"), ("all", r.difficulty), ("all",) * 2):
+            counts[key][0] += 1
+            counts[key][1] += g.strict_pass
+    return [
+        Cell(agent=name, type=t, tier=tier, judged=n, strict=s, rate=_rate(s, n)[0])
+        for (t, tier), (n, s) in sorted(counts.items())
+    ]
+
+
+def s0_category(reason: str) -> str:
+    """S0's category: the first word of its reason, as generate/offline.py writes it."""
+    word = reason.split(":", 1)[0].strip()
+    return word if word in S0_CATEGORIES else "other"
+
+
+def _ladder(name: str, found: list[tuple[TrialResult, GenerateOutcome]]) -> Ladder:
+    failed = dict.fromkeys(STAGES, 0)
+    s0: dict[str, int] = {}
+    for _, g in found:
+        if g.failed_at is None:
+            continue
+        failed[g.failed_at] = failed.get(g.failed_at, 0) + 1
+        if g.failed_at == "S0":
+            reason = next((s.reason for s in g.stages if s.stage == "S0"), "")
+            category = s0_category(reason)
+            s0[category] = s0.get(category, 0) + 1
+    return Ladder(
+        agent=name,
+        judged=len(found),
+        failed_at=failed,
+        s0={c: s0[c] for c in (*S0_CATEGORIES, "other") if c in s0},
+        passed=sum(g.failed_at is None for _, g in found),
+    )
+
+
+def has_matrix(resource_type: str, tier: str) -> bool:
+    if resource_type not in MATRIX_CELLS:
+        return False
+    tiers = MATRIX_CELLS[resource_type]
+    return tiers is None or tier in tiers
+
+
+def _grants(name: str, found: list[tuple[TrialResult, GenerateOutcome]]) -> list[Grants]:
+    sums: dict[str, list[int]] = {}
+    for r, g in found:
+        if not has_matrix(r.area, r.difficulty):
+            continue
+        asked = any(s.stage == "S4" for s in g.stages)
+        row = (
+            1,
+            asked,
+            asked and not g.under_grant and not g.over_grant,
+            g.under_grant > 0,
+            g.over_grant > 0,
+            g.under_grant,
+            g.over_grant,
+        )
+        for key in (r.area, "all"):
+            total = sums.setdefault(key, [0] * 7)
+            for i, v in enumerate(row):
+                total[i] += int(v)
+    out = []
+    for key in [*sorted(k for k in sums if k != "all"), "all"] if sums else []:
+        judged, reached, exact, under, over, cells_under, cells_over = sums[key]
+        rate, ci = _rate(over, reached)
+        out.append(
+            Grants(
+                agent=name,
+                type=key,
+                judged=judged,
+                reached=reached,
+                exact=exact,
+                under=under,
+                over=over,
+                over_rate=rate,
+                over_ci=ci,
+                cells_under=cells_under,
+                cells_over=cells_over,
+            )
+        )
+    return out
+
+
+def robustness(found: list[tuple[TrialResult, GenerateOutcome]]) -> list[Robustness]:
+    """Per agent spec (across runs: one run asks one variant) with two or more variants,
+    strict pass per variant on the tasks judged in all of them; a task passes in a variant
+    when at least half its trials there did (as the paired statistics count it)."""
+    scores: dict[str, dict[str, dict[str, list[int]]]] = {}
+    for r, g in found:
+        if g.prompt:
+            per = scores.setdefault(r.agent, {}).setdefault(g.prompt, {})
+            per.setdefault(r.task, []).append(int(g.strict_pass))
+    out = []
+    for agent, by_variant in scores.items():
+        if len(by_variant) < 2:
+            continue
+        variants = _ordered(by_variant, VARIANTS)
+        shared = sorted(set.intersection(*(set(by_variant[v]) for v in variants)))
+        if not shared:
+            continue
+        passed = {v: {t for t in shared if fmean(by_variant[v][t]) >= 0.5} for v in variants}
+        first = passed[variants[0]]
+        rows = []
+        for v in variants:
+            rate, ci = _rate(len(passed[v]), len(shared))
+            only_first, only_this = len(first - passed[v]), len(passed[v] - first)
+            rows.append(
+                Variant(
+                    variant=v,
+                    strict=len(passed[v]),
+                    rate=rate,
+                    ci=ci,
+                    only_first=only_first,
+                    only_this=only_this,
+                    p_value=mcnemar_p(only_first, only_this),
+                )
+            )
+        everywhere = set.intersection(*passed.values())
+        anywhere = set.union(*passed.values())
+        out.append(
+            Robustness(
+                agent=agent,
+                tasks=len(shared),
+                variants=rows,
+                all_pass=len(everywhere),
+                none_pass=len(shared) - len(anywhere),
+                some_pass=len(anywhere - everywhere),
+            )
+        )
+    return out
