@@ -2,19 +2,21 @@
 scripted replies, for testing model agents end to end without a model.
 
 Each scripted reply is `{"status": 429, "retry_after": 0}` (an error response) or
-`{"content": str, "tool_calls": [(name, arguments_json)], "usage": (in, out)}`. Requests are
-kept, so tests can see what the agent sent.
+`{"content": str, "tool_calls": [(name, arguments_json)], "usage": (in, out)}`. The script is
+a list of replies, taken in order, or a function from the request's body to a reply (for
+callers whose order is not fixed). Requests are kept, so tests can see what the agent sent.
 """
 
 import json
 import threading
 import uuid
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
 class FakeLLM:
-    def __init__(self, script: list[dict]):
-        self.script = list(script)
+    def __init__(self, script: list[dict] | Callable[[dict], dict]):
+        self.script = script if callable(script) else list(script)
         self.requests: list[dict] = []
         self.lock = threading.Lock()
         fake = self
@@ -29,7 +31,12 @@ class FakeLLM:
                     fake.requests.append(
                         {"path": self.path, "body": body, "headers": dict(self.headers)}
                     )
-                    reply = fake.script.pop(0) if fake.script else {"content": "", "usage": (1, 1)}
+                    if callable(fake.script):
+                        reply = fake.script(body)
+                    else:
+                        reply = (
+                            fake.script.pop(0) if fake.script else {"content": "", "usage": (1, 1)}
+                        )
                 if "status" in reply:
                     self._send(
                         reply["status"],

@@ -28,10 +28,13 @@ from kubeproof.cli.tasks_prove import (
 from kubeproof.errors import KubeproofError
 from kubeproof.evidence import keys
 from kubeproof.generate import single_shot, trials
+from kubeproof.generate.judge_cache import JudgeCache
+from kubeproof.generate.llm_judge import PROMPT_VERSION, LLMJudge
 from kubeproof.generate.task import GENERATOR_VERSION
 from kubeproof.results import GenerateRun, RunPaths, RunResult, TrialResult, Weights
 from kubeproof.results.db import ENV as DB_ENV
 from kubeproof.results.db import Landing
+from kubeproof.results.generate import composite
 from kubeproof.runner.run import write_run
 
 app = typer.Typer(
@@ -81,7 +84,21 @@ def run(
         "1,1,1",
         "--weights",
         help="W1,W2,W3 of the composite P = w1*Ev + w2*Ov + w3*Tu (KubeBench's shape); P is "
-        "over the terms present, and Tu is absent while no judge runs.",
+        "over the terms present: Tu is absent, never imputed, when no judge gave a score.",
+    ),
+    judge: str = typer.Option(
+        None,
+        "--judge",
+        help="S5: a model agent spec (llm:URL#MODEL, llm:openai/MODEL, anthropic:MODEL, "
+        "local:MODEL or the agents file's) that reviews every answer passing S0 and gives "
+        "flags and a quality Tu in [0, 1], at temperature 0. It never changes a stage's "
+        "verdict or strict pass; its tokens and cost are recorded apart from the agent's.",
+    ),
+    judge_cache: Path = typer.Option(
+        None,
+        "--judge-cache",
+        help="The judge's verdicts by content hash, so a re-run asks nothing again (default: "
+        "cache/generate-judge beside the run directory).",
     ),
     jobs: int = JOBS,
     recycle_every: int = RECYCLE,
@@ -114,6 +131,8 @@ def run(
     if not tasks:
         raise KubeproofError("no tasks selected")
     out = out or default_out("gen-")
+    cache = JudgeCache(judge_cache or out.parent / "cache" / "generate-judge")
+    llm_judge = LLMJudge(parse(judge, named), cache) if judge else None
     out.mkdir(parents=True, exist_ok=True)
     key = keys.load_signing_key(evidence_key)
     start, given, workers = judge_clusters(cluster, jobs)
@@ -132,6 +151,8 @@ def run(
             seed=None if ids or folder else seed,
             generator_version=GENERATOR_VERSION,
             weights=scores,
+            judge=judge,
+            judge_prompt_version=PROMPT_VERSION if judge else None,
         ).record(),
         "evidence": {
             "fingerprint": keys.fingerprint(key),
@@ -155,7 +176,9 @@ def run(
         if landing is not None:
             landing.trial(result)
 
-    plan = trials.Plan(tasks, specs, prompt, out, scores, workers, start, given, recycle_every)
+    plan = trials.Plan(
+        tasks, specs, prompt, out, scores, workers, start, given, recycle_every, llm_judge
+    )
     try:
         records = trials.run(plan, answerers, done)
     finally:
@@ -179,11 +202,23 @@ def _mean(values: list[float]) -> str:
 
 
 def _print(result: RunResult, records: list[TrialResult]) -> None:
-    table = Table("AGENT", "TRIALS", "STRICT", "EV", "OV", "ACC", "P", "TOKENS", box=None)
+    """P over Ev and Ov for every trial; with a judge, Tu and the P that holds it apart, over
+    the answers it scored (a P with Tu and one without are never averaged together)."""
+    judged = any(r.generate and r.generate.judge for r in records)
+    extra = ("TU", "P+TU", "JUDGE-TOK") if judged else ()
+    table = Table("AGENT", "TRIALS", "STRICT", "EV", "OV", "ACC", "P", *extra, "TOKENS", box=None)
     for agent in dict.fromkeys(r.agent for r in records):
         mine = [r for r in records if r.agent == agent]
         scored = [r.generate for r in mine if r.generate is not None]
         tokens = sum(r.usage.tokens_in + r.usage.tokens_out for r in mine if r.usage)
+        p_det = [composite(g.weights, g.ev, g.ov, None) for g in scored]
+        with_tu = [g for g in scored if g.tu is not None]
+        spent = sum(g.judge.tokens_in + g.judge.tokens_out for g in scored if g.judge)
+        columns = (
+            f"{_mean([g.tu for g in with_tu if g.tu is not None])} ({len(with_tu)})",
+            _mean([g.p for g in with_tu if g.p is not None]),
+            f"{spent:,}",
+        )
         table.add_row(
             agent,
             str(len(mine)),
@@ -191,7 +226,8 @@ def _print(result: RunResult, records: list[TrialResult]) -> None:
             _mean([g.ev for g in scored]),
             _mean([g.ov for g in scored]),
             _mean([g.acc for g in scored]),
-            _mean([g.p for g in scored if g.p is not None]),
+            _mean([p for p in p_det if p is not None]),
+            *(columns if judged else ()),
             f"{tokens:,}" if tokens else "",
         )
     console.print(table)

@@ -105,9 +105,15 @@ def answerer(spec: AgentSpec, chat: ChatModel | None = None) -> Answerer:
         )
     config = spec.llm
     if chat is None:
-        from kubeproof.agents.llm import local
-
-        if config.base_url and config.base_url.startswith("local:"):  # started on first use
-            config = config.model_copy(update={"base_url": local.ensure(config.base_url[6:])})
-        chat = make_chat(config)
+        config, chat = model_chat(config)
     return ModelAnswerer(config, chat, spec.prices)
+
+
+def model_chat(config: LLMConfig) -> tuple[LLMConfig, ChatModel]:
+    """The endpoint a model config names; a `local:` model's server is started on first use
+    and the config then points at it."""
+    from kubeproof.agents.llm import local
+
+    if config.base_url and config.base_url.startswith("local:"):
+        config = config.model_copy(update={"base_url": local.ensure(config.base_url[6:])})
+    return config, make_chat(config)

@@ -5,6 +5,7 @@ DIR/<task id>/task.json the task (GeneratedTask), reference and mutants included
 DIR/<task id>/reference.yaml   the reference answer alone, for people and diff tools
 """
 
+import hashlib
 import json
 from collections.abc import Iterable
 from pathlib import Path
@@ -19,6 +20,11 @@ TASK_LIMIT = 4 * 1024 * 1024  # bytes: a task file is some kilobytes
 
 def task_json(task: GeneratedTask) -> str:
     return task.model_dump_json(indent=2) + "\n"
+
+
+def digest(task: GeneratedTask) -> str:
+    """sha256 of the task file: what a trial records and the LLM judge's cache key holds."""
+    return hashlib.sha256(task_json(task).encode()).hexdigest()
 
 
 def write(out: Path, tasks: Iterable[GeneratedTask], suite: str, seed: int) -> list[Path]:

@@ -1,11 +1,11 @@
 """Single-shot agents on generate tasks, as trials of a run (docs/generate.md, "Agents and
 scores"): every agent is asked once per task for one prompt variant, then the answers are
-judged S0-S4 by judge sessions (one cluster per worker, never one per task), and each
-(task, agent) becomes a TrialResult in the run directory RunPaths lays out, so `kubeproof
-runs` and `kubeproof report` read it as any other run."""
+judged S0-S4 by judge sessions (one cluster per worker, never one per task) and, with an LLM
+judge, S5 (Tu; it never changes a stage's verdict), and each (task, agent) becomes a
+TrialResult in the run directory RunPaths lays out, so `kubeproof runs` and `kubeproof report`
+read it as any other run."""
 
 import dataclasses
-import hashlib
 import json
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -16,6 +16,7 @@ from kubeproof.cluster.base import Cluster
 from kubeproof.generate import store
 from kubeproof.generate.live.judge import LiveJudgement
 from kubeproof.generate.live.workers import Work, judge_all
+from kubeproof.generate.llm_judge import Judged, LLMJudge
 from kubeproof.generate.model import GeneratedTask, Stage
 from kubeproof.generate.single_shot import Answer, Answerer
 from kubeproof.results import (
@@ -31,7 +32,7 @@ from kubeproof.results import (
     Weights,
     provenance,
 )
-from kubeproof.results.generate import composite
+from kubeproof.results.generate import JudgeOutcome, composite
 
 STAGE_NAMES = {
     Stage.s0_extract: "extract",
@@ -55,6 +56,7 @@ class Plan:
     start: Callable[[], Cluster] | None = None  # each worker starts its own cluster
     cluster: Cluster | None = None  # or one given cluster, one worker
     recycle_every: int = 500
+    judge: LLMJudge | None = None  # S5: the LLM judge, if one was asked for
 
 
 def distinct_labels(agents: list[AgentSpec]) -> list[AgentSpec]:
@@ -69,9 +71,13 @@ def distinct_labels(agents: list[AgentSpec]) -> list[AgentSpec]:
     return out
 
 
-def outcome(j: LiveJudgement, variant: str, weights: Weights) -> GenerateOutcome:
+def outcome(
+    j: LiveJudgement, variant: str, weights: Weights, judge: JudgeOutcome | None = None
+) -> GenerateOutcome:
+    """The stages' scores; Tu and its term in P only when the judge gave a quality."""
     passed = {s.stage for s in j.stages if s.passed}
     ev, ov = int(Stage.s2_apply in passed), int(Stage.s3_objects in passed)
+    tu = judge.quality if judge is not None else None
     return GenerateOutcome(
         prompt=variant,
         identity=j.identity,
@@ -91,22 +97,23 @@ def outcome(j: LiveJudgement, variant: str, weights: Weights) -> GenerateOutcome
         ev=ev,
         ov=ov,
         acc=int(Stage.s4_checks in passed),
-        tu=None,  # S5, the LLM judge, is not built: Tu absent, never imputed
+        tu=tu,  # absent, never imputed, when no judge ran or it failed
         weights=weights,
-        p=composite(weights, ev, ov, None),
-        p_terms=["ev", "ov"],
+        p=composite(weights, ev, ov, tu),
+        p_terms=["ev", "ov"] + (["tu"] if tu is not None else []),
         under_grant=sum(s.under_grant for s in j.stages),
         over_grant=sum(s.over_grant for s in j.stages),
         extra=[f"{r.kind} {r.namespace + '/' if r.namespace else ''}{r.name}" for r in j.extra],
         tainted=j.tainted,
+        judge=judge,
     )
 
 
-def _verdict(record: TrialResult, j: LiveJudgement, plan: Plan) -> None:
+def _verdict(record: TrialResult, j: LiveJudgement, plan: Plan, judge: JudgeOutcome | None) -> None:
     if j.error:
         record.verdict, record.reason = "error", f"judge failed: {j.error}"
         return
-    record.generate = outcome(j, plan.variant, plan.weights)
+    record.generate = outcome(j, plan.variant, plan.weights, judge)
     record.results = [
         CheckResult(name=f"{s.stage} {STAGE_NAMES[s.stage]}", passed=s.passed, reason=s.reason)
         for s in j.stages
@@ -148,7 +155,7 @@ def _started(
         started_at=datetime.now(UTC).isoformat(timespec="seconds"),
         versions=provenance.harness().model_copy(
             update={
-                "task_digest": hashlib.sha256(store.task_json(task).encode()).hexdigest(),
+                "task_digest": store.digest(task),
                 "agent": provenance.agent_record(agent),
                 "seed": agent.llm.seed if agent.llm else None,
             }
@@ -174,11 +181,21 @@ def _write_files(paths: TrialPaths, answer: Answer) -> None:
         paths.error_log.write_text(answer.error + "\n")
 
 
-def _verifier_log(paths: TrialPaths, j: LiveJudgement) -> None:
+def _verifier_log(paths: TrialPaths, j: LiveJudgement, judged: Judged | None) -> None:
     lines = [f"identity: {j.identity}"]
     lines += [f"{'PASS' if s.passed else 'FAIL'} {s.stage}: {s.reason}" for s in j.stages]
     if j.error:
         lines.append(f"ERROR: {j.error}")
+    if judged is not None:
+        o = judged.outcome
+        said = (
+            f"quality {o.quality}, flags {[f.code for f in o.flags]}"
+            if o.status == "judged"
+            else o.reason
+        )
+        lines.append(f"S5 {o.status} by {o.judge}{' (cached)' if o.cached else ''}: {said}")
+        if judged.exchange is not None:
+            paths.judge.write_text(json.dumps(judged.exchange, indent=2))
     paths.verifier_log.write_text("\n".join(lines) + "\n")
 
 
@@ -190,6 +207,7 @@ def run(
     """Ask every agent (`answerers` by agent label) once per task, judge the answers, write each
     trial's files; results in task order, agents in the order given."""
     records: dict[tuple[str, str], TrialResult] = {}
+    texts: dict[tuple[str, str], str] = {}  # the answers, for the LLM judge
     work: list[Work] = []
     for task in plan.tasks:
         answers = []
@@ -202,6 +220,7 @@ def run(
                 finish(record, paths, on_done)
             else:
                 answers.append((agent.label, answer.text))
+                texts[task.id, agent.label] = answer.text
         if answers:
             work.append(Work(task, answers))
     judged = (
@@ -215,12 +234,16 @@ def run(
         if work
         else ()  # every endpoint failed: no cluster to start
     )
+    tasks = {t.id: t for t in plan.tasks}
     try:
         for j in judged:
             record = records[j.task_id, j.label]
             paths = RunPaths(plan.out).trial(j.task_id, j.label, 1)
-            _verifier_log(paths, j)
-            _verdict(record, j, plan)
+            s5 = None  # the LLM judge never raises: a failure is its outcome's status
+            if plan.judge is not None and not j.error:
+                s5 = plan.judge(tasks[j.task_id], texts[j.task_id, j.label], j.stages)
+            _verifier_log(paths, j, s5)
+            _verdict(record, j, plan, s5.outcome if s5 else None)
             finish(record, paths, on_done)
     except Exception as exc:  # no cluster would start: the answers not judged are errors
         for (task_id, label), record in records.items():

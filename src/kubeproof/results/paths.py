@@ -35,6 +35,11 @@ class TrialPaths:
         return self.root / "answer.txt"
 
     @property
+    def judge(self) -> Path:
+        """Generate track: what the LLM judge (S5) was sent and its raw reply."""
+        return self.root / "judge.json"
+
+    @property
     def verifier_log(self) -> Path:
         """Every broken-state, check, contract and safety result with its reason."""
         return self.root / "verifier.log"
