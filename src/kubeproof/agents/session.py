@@ -61,6 +61,9 @@ class Usage:
     cost_usd: float | None = 0.0  # None once a call had no known price
     retries: int = 0
     wasted_turns: int = 0
+    # False while an agent that reports its own usage (agents/a2a) has said nothing of it:
+    # then no usage is recorded rather than zeros
+    reported: bool = True
 
     def add(self, tokens_in: int, tokens_out: int, cost: float | None, retries: int) -> None:
         self.calls += 1

@@ -10,13 +10,16 @@
 | `anthropic:MODEL` | Anthropic's Messages API (`ANTHROPIC_API_KEY`) |
 | `local:MODEL` | an offline model llama.cpp serves for the run (`local:gemma3-270m`) |
 | `cli:COMMAND` | any program run in the sandbox (agents/cli_agent.py) |
+| `a2a:URL` | an agent served over A2A, as AgentBeats runs them (agents/a2a/) |
 | `NAME` | an agent defined in the agents file |
 
 `llm:`, `anthropic:` and `local:` take options after `?`, e.g.
 `llm:http://127.0.0.1:8000/v1#qwen?protocol=text&temperature=0.2&max_turns=30`; every field of
 `LLMConfig` can be set this way or in the agents file. Keys come only from the environment.
+`a2a:` takes `A2AConfig`'s fields the same way: `a2a:http://127.0.0.1:9009/?memory=context`.
 """
 
+import importlib.util
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -25,6 +28,7 @@ from urllib.parse import parse_qsl
 
 from pydantic import ValidationError
 
+from kubeproof.agents.a2a.config import A2AConfig
 from kubeproof.agents.builtin import (
     Agent,
     HumanAgent,
@@ -50,6 +54,7 @@ KINDS = (
     "anthropic:MODEL",
     "local:MODEL",
     "cli:COMMAND",
+    "a2a:URL",
     "NAME (agents file)",
 )
 AGENTS_FILE = Path("kubeproof-agents.toml")  # looked for in the current directory
@@ -63,6 +68,7 @@ class AgentSpec:
     path: Path | None = None
     llm: LLMConfig | None = None
     cli: CLIConfig | None = None
+    a2a: A2AConfig | None = None
     prices: dict[str, tuple[float, float]] = field(default_factory=dict)
 
 
@@ -74,7 +80,7 @@ class AgentsFile:
     "my-finetune" = [0.0, 0.0]          # USD per million tokens in, out
 
     [agents.gpt]
-    kind = "llm"                         # llm | anthropic | cli
+    kind = "llm"                         # llm | anthropic | cli | a2a
     model = "gpt-4o-mini"
     temperature = 0
 
@@ -83,6 +89,10 @@ class AgentsFile:
     command = "my-agent --task-file $KUBEPROOF_INSTRUCTION_FILE"
     env = ["MY_AGENT_API_KEY"]
     endpoints = ["http://127.0.0.1:8000"]  # its model: the only other service it can reach
+
+    [agents.purple]
+    kind = "a2a"
+    url = "http://127.0.0.1:9009/"
     """
 
     path: Path | None = None
@@ -125,14 +135,32 @@ def _options(text: str) -> tuple[str, dict]:
     return head, dict(parse_qsl(query, keep_blank_values=True)) if sep else {}
 
 
+def _invalid(spec: str, where: str, exc: ValidationError) -> KubeproofError:
+    problems = "; ".join(
+        f"{'.'.join(map(str, e['loc'])) or 'spec'}: {e['msg']}" for e in exc.errors()
+    )
+    return KubeproofError(f"agent {spec!r} ({where}): {problems}")
+
+
 def _llm(spec: str, where: str, **fields) -> LLMConfig:
     try:
         return LLMConfig(**fields)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(map(str, e['loc'])) or 'spec'}: {e['msg']}" for e in exc.errors()
+        raise _invalid(spec, where, exc) from exc
+
+
+def _a2a(spec: str, where: str, label: str, **fields) -> AgentSpec:
+    if importlib.util.find_spec("a2a") is None:
+        raise KubeproofError(
+            f"agent {spec!r}: A2A agents need the a2a-sdk package",
+            hint="pip install 'kubeproof[a2a]'",
         )
-        raise KubeproofError(f"agent {spec!r} ({where}): {problems}") from exc
+    try:
+        config = A2AConfig(**fields)
+    except ValidationError as exc:
+        raise _invalid(spec, where, exc) from exc
+    host, port = config.origin()[1:]
+    return AgentSpec(spec, "a2a", _slug(label or f"a2a-{host}-{port}"), a2a=config)
 
 
 def _named(name: str, body: dict, agents: AgentsFile) -> AgentSpec:
@@ -149,7 +177,9 @@ def _named(name: str, body: dict, agents: AgentsFile) -> AgentSpec:
             return AgentSpec(name, "cli", _slug(name), cli=CLIConfig(**body))
         except ValidationError as exc:
             raise KubeproofError(f"{where}: {exc.errors()[0]['msg']}") from exc
-    raise KubeproofError(f"{where}: unknown kind {kind!r}", hint="kinds: llm, anthropic, cli")
+    if kind == "a2a":
+        return _a2a(name, where, name, **body)
+    raise KubeproofError(f"{where}: unknown kind {kind!r}", hint="kinds: llm, anthropic, cli, a2a")
 
 
 def parse(spec: str, agents: AgentsFile | None = None) -> AgentSpec:
@@ -195,6 +225,9 @@ def parse(spec: str, agents: AgentsFile | None = None) -> AgentSpec:
     if kind == "cli" and arg.strip():
         program = Path(arg.split()[0]).stem
         return AgentSpec(spec, "cli", _slug(f"cli-{program}"), cli=CLIConfig(command=arg))
+    if kind == "a2a" and arg:
+        url, options = _options(arg)
+        return _a2a(spec, "spec", "", url=url, **options)
     raise KubeproofError(f"unknown agent {spec!r}", hint=f"agents: {', '.join(KINDS)}")
 
 
@@ -224,6 +257,10 @@ def build(spec: "str | AgentSpec", task: Task) -> Agent:
         return ScriptAgent(agent.path, agent.label)
     if agent.kind == "cli":
         return CLIAgent(agent.cli, agent.label)
+    if agent.kind == "a2a":
+        from kubeproof.agents.a2a.agent import A2AAgent
+
+        return A2AAgent(agent.a2a, agent.label)
     from kubeproof.agents.llm.loop import LLMAgent
 
     config = agent.llm

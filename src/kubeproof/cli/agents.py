@@ -28,6 +28,8 @@ def describe(agent: AgentSpec) -> dict:
         data["api_key"] = f"${key} is {'set' if os.environ.get(key) else 'not set'}"
     if agent.cli:
         data["cli"] = agent.cli.model_dump()
+    if agent.a2a:
+        data["a2a"] = agent.a2a.model_dump(mode="json")
     return data
 
 
@@ -42,7 +44,11 @@ def list_agents(agents_file: Path = AGENTS_FILE, output: Format = OUTPUT) -> Non
     if named.path:
         table = Table("NAME", "KIND", "WHAT", box=None, title=str(named.path))
         for a in agents:
-            what = a.get("llm", {}).get("model") or a.get("cli", {}).get("command", "")
+            what = (
+                a.get("llm", {}).get("model")
+                or a.get("cli", {}).get("command")
+                or a.get("a2a", {}).get("url", "")
+            )
             table.add_row(a["spec"], a["kind"], what)
         console.print(table)
 

@@ -70,6 +70,12 @@ class NetpolSession(Session):
     explain: bool = True  # each mismatch with netsim's reason
     measured: list[Measured] = field(default_factory=list)
 
+    @property
+    def one_command(self) -> bool:
+        """NetArena's rule, one command per turn: an agent whose replies are read for
+        commands (agents/a2a) has only the first of each reply run, as NetArena does."""
+        return self.mode == "netarena"
+
     def run(self, command: str, shell: str = "/bin/sh") -> CommandResult:
         if len(self.steps) >= self.max_steps:
             raise BudgetExhausted(f"iteration cap of {self.max_steps} commands spent")

@@ -136,6 +136,8 @@ def agent_record(spec: Any) -> AgentRecord:
         model, parameters = spec.llm.model, spec.llm.public()
     elif getattr(spec, "cli", None) is not None:
         parameters = spec.cli.model_dump(mode="json")
+    elif getattr(spec, "a2a", None) is not None:
+        parameters = spec.a2a.model_dump(mode="json")
     return AgentRecord(
         spec=spec.spec, kind=spec.kind, label=spec.label, model=model, parameters=parameters
     )

@@ -155,7 +155,7 @@ def save_session(paths: TrialPaths, result: TrialResult, session: Session) -> No
     result.steps = len(session.steps)
     if session.info:
         result.agent_info = session.info
-    if session.turns:
+    if session.turns and session.usage.reported:
         u = session.usage
         result.usage = Usage(
             calls=u.calls,
@@ -166,6 +166,7 @@ def save_session(paths: TrialPaths, result: TrialResult, session: Session) -> No
             retries=u.retries,
             wasted_turns=u.wasted_turns,
         )
+    if session.turns:
         with paths.turns.open("w") as fh:
             for turn in session.turns:
                 fh.write(json.dumps(session.scrubber.value(turn)) + "\n")
