@@ -35,6 +35,7 @@ import sys
 import tempfile
 import threading
 import weakref
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -44,6 +45,7 @@ from kubeproof.errors import KubeproofError
 CLONE_NEWNET = 0x40000000  # include/uapi/linux/sched.h
 SIOCGIFFLAGS, SIOCSIFFLAGS, IFF_UP = 0x8913, 0x8914, 0x1  # include/uapi/linux/sockios.h, if.h
 MAX_CONNECTIONS = 64  # at once; more are refused (the agent cannot tie up harness threads)
+DROP_SECONDS = 30.0  # a connection `admit` refuses is held unanswered this long, then closed
 HOSTNAME_ADDRESSES = 250  # 127.0.0.2 … for servers named by hostname
 HOST_PATH = "/usr/sbin:/usr/bin:/sbin:/bin"
 _libc = ctypes.CDLL(None, use_errno=True)
@@ -82,8 +84,14 @@ def _pump(src: socket.socket, dst: socket.socket) -> None:
                 s.shutdown(socket.SHUT_RDWR)
 
 
-def _serve(listener: socket.socket, target, slots: threading.BoundedSemaphore) -> None:
-    """Accept in the sandbox's namespace, connect from the host's (this thread's)."""
+def _serve(
+    listener: socket.socket,
+    target,
+    slots: threading.BoundedSemaphore,
+    admit: Callable[[], bool] | None = None,
+) -> None:
+    """Accept in the sandbox's namespace, connect from the host's (this thread's). `admit`,
+    asked per connection, may drop it (a NetworkPolicy's verdict)."""
     while True:
         try:
             inside, _ = listener.accept()
@@ -92,7 +100,8 @@ def _serve(listener: socket.socket, target, slots: threading.BoundedSemaphore) -
         if not slots.acquire(blocking=False):
             inside.close()
             continue
-        threading.Thread(target=_relay, args=(inside, target, slots), daemon=True).start()
+        args = (inside, target, slots, admit)
+        threading.Thread(target=_relay, args=args, daemon=True).start()
 
 
 def _connect(target: tuple | str) -> socket.socket:
@@ -107,8 +116,26 @@ def _connect(target: tuple | str) -> socket.socket:
     return socket.create_connection(target, timeout=10)
 
 
-def _relay(inside: socket.socket, target, slots: threading.BoundedSemaphore) -> None:
+def _drop(inside: socket.socket) -> None:
+    """A connection policy drops: nothing ever answers (the client's own timeout ends it, as
+    for a SYN a CNI drops), held at most DROP_SECONDS."""
+    inside.settimeout(DROP_SECONDS)
+    with contextlib.suppress(OSError):
+        while inside.recv(65536):
+            pass
+
+
+def _relay(
+    inside: socket.socket,
+    target,
+    slots: threading.BoundedSemaphore,
+    admit: Callable[[], bool] | None = None,
+) -> None:
     try:
+        if admit is not None and not admit():
+            with inside:
+                _drop(inside)
+            return
         with inside, _connect(target) as outside:
             outside.settimeout(None)
             back = threading.Thread(target=_pump, args=(outside, inside), daemon=True)
@@ -165,17 +192,33 @@ def routes(urls: list[str]) -> list[Route]:
     return list(made.values())
 
 
+def relay(listen: tuple[str, int], target: tuple[str, int]) -> Route:
+    """A route listened for at one address and relayed to another: a Service's ClusterIP
+    and port standing for the server behind it (kube-proxy's DNAT), e.g. 10.96.0.1:443 for
+    the apiserver at 127.0.X.Y:6443."""
+    return Route(f"tcp://{listen[0]}:{listen[1]}", listen, target, "")
+
+
 class ApiForwarder:
     """A network namespace whose only reachable services are `server` (the URL in the agent's
     kubeconfig) and the `endpoints` an agent's config declares. `enter()` gives the nsenter
     options that put a command in it; `hosts` holds the /etc/hosts lines the sandbox needs
     for services named by hostname."""
 
-    def __init__(self, server: str | None, endpoints: list[str] | tuple[str, ...] = ()):
-        """`server` None: a namespace with nothing to reach but the endpoints."""
+    def __init__(
+        self,
+        server: str | None,
+        endpoints: list[str] | tuple[str, ...] = (),
+        relays: Sequence[Route] = (),
+        admit: Callable[[], bool] | None = None,
+    ):
+        """`server` None: a namespace with nothing to reach but the endpoints. `relays`:
+        routes made by relay(). `admit`: asked for each connection (from a harness thread);
+        False drops it."""
         if server is not None and not urlsplit(server).hostname:
             raise KubeproofError(f"the agent's kubeconfig names no server host: {server!r}")
-        self.routes = routes([*([server] if server else []), *endpoints])
+        self.routes = [*routes([*([server] if server else []), *endpoints]), *relays]
+        self.admit = admit
         self.hosts = "".join(dict.fromkeys(r.hosts for r in self.routes))
         if os.geteuid() != 0:
             self._hold()
@@ -190,7 +233,7 @@ class ApiForwarder:
         slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
         for listener, route in zip(listeners, self.routes, strict=True):
             threading.Thread(
-                target=_serve, args=(listener, route.target, slots), daemon=True
+                target=_serve, args=(listener, route.target, slots, admit), daemon=True
             ).start()
         self._finalizer = weakref.finalize(self, ApiForwarder._close, self.fd, listeners)
 
@@ -220,7 +263,7 @@ class ApiForwarder:
             listener.listen(64)
             listeners.append(listener)
             threading.Thread(
-                target=_serve, args=(listener, route.target, slots), daemon=True
+                target=_serve, args=(listener, route.target, slots, self.admit), daemon=True
             ).start()
             arguments += [path, route.listen[0], str(route.listen[1])]
         unshare = shutil.which("unshare", path=HOST_PATH) or "unshare"

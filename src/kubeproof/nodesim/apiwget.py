@@ -178,11 +178,24 @@ def route(net: Network, me: Pod, call: Call) -> Route | None:
         return None
     cluster_ip = (svc.get("spec") or {}).get("clusterIP", "")
     found = Route(hostport, "/" + parts[2], f"{cluster_ip}:{port}")
-    ip, target = _endpoint(net, svc, port)
-    egress = policy.evaluate(net.objects, "Egress", me, None, ip, target, "TCP", None)
-    if not egress.allowed:  # dropped: the connect waits out wget's alarm
+    if not _egress_allowed(net, me, svc, port):  # dropped: the connect waits out wget's alarm
         found.answer = ("", f"{_connecting(call, found)}wget: download timed out\n", 1)
     return found
+
+
+def reachable(net: Network, me: Pod, cluster_ip: str, port: int) -> bool:
+    """Whether pod `me` gets through to the apiserver behind the `default/kubernetes`
+    Service at `cluster_ip:port` (its egress policy towards the Service's endpoint)."""
+    svc = net.objects.service_by_ip(cluster_ip)
+    if svc is None or _key(svc) != API_SERVICE or service_port(svc, port, "TCP") is None:
+        return False
+    return _egress_allowed(net, me, svc, port)
+
+
+def _egress_allowed(net: Network, me: Pod, svc: dict, port: int) -> bool:
+    # a CNI sees the packet after kube-proxy's DNAT: the endpoint's address and port
+    ip, target = _endpoint(net, svc, port)
+    return policy.evaluate(net.objects, "Egress", me, None, ip, target, "TCP", None).allowed
 
 
 def _key(svc: dict) -> str:

@@ -305,6 +305,10 @@ class ImageModel(_Model):
     # not say, and any command starts. A command outside them fails to start (StartError)
     executables: list[str] | None = None
     bin_dirs: list[str] = Field(default_factory=lambda: ["/bin"])
+    # where the image has kubectl (alpine/k8s: /usr/bin/kubectl): a script that runs for real
+    # finds the cluster's stock kubectl there, and the pod a network namespace in which the
+    # apiserver's ClusterIP answers (podnet.py)
+    kubectl: str | None = None
 
 
 SHELLS = ("sh", "ash", "bash", "dash")

@@ -30,6 +30,7 @@ from kubeproof.nodesim import (
     localstorage,
     metrics,
     pages,
+    podnet,
     realshell,
     shell,
     staticpods,
@@ -86,8 +87,20 @@ class Kubelet:
         self.world = WorldCache()
         self.world.exec_network = self.exec_network  # exec probes' network tools (world.py)
         if realshell.available():  # shell scripts of busybox-like images run for real
+            host, _, port = self.apiserver.rpartition(":")
+            networks = (
+                podnet.PodNetworks(podnet.SERVICE, (host, int(port)), self._api_admitted)
+                if port.isdigit()
+                else None
+            )
             self.world.runner = realshell.Runner(
-                state_dir / "containers", self._wake, self._script_network
+                state_dir / "containers",
+                self._wake,
+                self._script_network,
+                networks,
+                podnet.stock_kubectl(self.version),
+                lambda image: bool((m := catalog.resolve(image)[2]) and m.kubectl),
+                self.world,
             )
         self.pods: dict[str, PodTask] = {}
         self.images: dict[str, set[str]] = {name: set() for name in self.specs}
@@ -496,6 +509,15 @@ class Kubelet:
         if found is None or call is None:
             return result
         return apiwget.perform(call, found, self.apiserver)
+
+    def _api_admitted(self, rt: PodRuntime) -> bool:
+        """Whether a connection of this pod's kubectl gets to the apiserver now (podnet.py;
+        from a relay thread): its egress policy, decided on the node's loop."""
+
+        async def decide() -> bool:
+            return apiwget.reachable(*self._network_view(rt), *podnet.SERVICE)
+
+        return asyncio.run_coroutine_threadsafe(decide(), self.loop).result(timeout=30)
 
     def page(self, upstream: str, path: str) -> pages.Page | None:
         """What the server behind `upstream` (ns/pod:port/TCP) answers GET `path`, if

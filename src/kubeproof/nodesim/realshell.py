@@ -16,11 +16,12 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from kubeproof.nodesim import netbridge, runbox
+from kubeproof.nodesim import netbridge, runbox, volumedirs
 from kubeproof.nodesim.catalog import ImageModel, script_of
 from kubeproof.nodesim.etcfiles import hostname_and_domain
 from kubeproof.nodesim.liveproc import DRAIN_SECONDS, PROBE_OUTPUT, ExecResult, Live
-from kubeproof.nodesim.runbox import Box, Mount, Run, available
+from kubeproof.nodesim.podnet import PodNetworks
+from kubeproof.nodesim.runbox import Box, Run, available
 from kubeproof.nodesim.volumefiles import ContainerFiles
 
 __all__ = ["Runner", "available", "exec_in", "probe_output", "runs_for_real"]
@@ -46,12 +47,22 @@ class Runner:
         base: Path,
         wake: Callable[[str], None] | None = None,
         network: Callable[[object, list[str]], tuple[str, str, int]] | None = None,
+        pod_networks: PodNetworks | None = None,
+        kubectl: str | None = None,
+        ships_kubectl: Callable[[str], bool] | None = None,
+        world=None,
     ) -> None:
         self.base = base
         self.wake = wake
         # (pod, argv of wget|nslookup) -> (stdout, stderr, code): netsim's answer to a
         # script's network tool (netbridge.py); None: scripts have no network tools
         self.network = network
+        # the network namespaces of pods that run kubectl (podnet.py), and the host's stock
+        # kubectl bound where such an image has its own; None: kubectl is not there
+        self.pod_networks = pod_networks
+        self.kubectl = kubectl
+        self.ships_kubectl = ships_kubectl  # image -> whether its model has kubectl
+        self.world = world  # claims and volumes, for the directories of claims (volumedirs.py)
         self._uids: dict[str, int] = {}
         self._lives: dict[str, list[Live]] = {}  # pod uid → its scripts, for forget()
         atexit.register(self.close)  # the node simulator stopping: nothing of it stays
@@ -71,7 +82,8 @@ class Runner:
         shutil.rmtree(previous, ignore_errors=True)  # a restart starts from the image again
         home = pod_dir / f"{container.name}-{container.restart_count}"
         shutil.rmtree(home, ignore_errors=True)
-        box = Box(home, uid, runbox.container_limits(container.spec.get("resources")))
+        limits = runbox.container_limits(container.spec.get("resources"))
+        box = Box(home, uid, limits, self._pod_network(pod))
         if pod.tokens is not None and isinstance(container.files, ContainerFiles):
             pod.tokens.give(container.files)  # its projected token, as the kubelet mounted it
         if self.network is not None:  # its wget and nslookup: netsim's (netbridge.py)
@@ -107,7 +119,7 @@ class Runner:
             argv=argv,
             env=shell.environment(container, hostname, model),
             files={p: container.files[p] for p in list(container.files)},
-            mounts=self._empty_dirs(pod, spec),
+            mounts=volumedirs.mounts(self.base, pod, spec, self.world, self._uids.get(pod.uid)),
             workdir=spec.get("workingDir") or (model.workdir if model else "/"),
             hostname=hostname,
             termination_path=spec.get("terminationMessagePath", "/dev/termination-log"),
@@ -115,7 +127,23 @@ class Runner:
             uid=_security(pod.obj, spec, "runAsUser"),
             gid=_security(pod.obj, spec, "runAsGroup"),
             net_dir=self._net_dir(pod, container) if self.network is not None else None,
+            binaries=self._binaries(model),
         )
+
+    def _binaries(self, model: ImageModel | None) -> dict[str, str]:
+        """The host's stock kubectl where the image has its own (podnet.py)."""
+        if model is None or not model.kubectl or not self.kubectl:
+            return {}
+        return {model.kubectl: self.kubectl}
+
+    def _pod_network(self, pod):
+        """The pod's network namespace (podnet.py) when one of its containers' images ships
+        kubectl; None: each run keeps a loopback of its own."""
+        if self.pod_networks is None or self.kubectl is None or self.ships_kubectl is None:
+            return None
+        if not any(self.ships_kubectl(c.image) for c in [*pod.init, *pod.app]):
+            return None
+        return self.pod_networks.of(pod)
 
     def _net_dir(self, pod, container) -> Path:
         """The request directory of the container's current run (netbridge.py): made in
@@ -127,33 +155,6 @@ class Runner:
             os.lchown(where, self._uids[pod.uid], self._uids[pod.uid])
         return where
 
-    def _empty_dirs(self, pod, spec: dict) -> list[Mount]:
-        """The pod's emptyDir volumes this container mounts: one host directory per pod and
-        volume, shared by its containers and kept across their restarts. A `subPath` into
-        one is refused (the script is then read from its text): the directories under it
-        are the containers' to make, symlinks included, and the node simulator runs as
-        root — the kubelet opens each component without following links
-        (pkg/volume/util/subpath/subpath_linux.go), which a bind by path cannot."""
-        empty = {v["name"] for v in pod.obj["spec"].get("volumes") or [] if "emptyDir" in v}
-        mounts = []
-        for m in spec.get("volumeMounts") or []:
-            if m.get("name") not in empty:
-                continue
-            if m.get("subPath") or m.get("subPathExpr"):
-                raise ValueError(f"subPath of emptyDir {m['name']!r} is not run for real")
-            name = m["name"]
-            if "/" in name or name.startswith("."):
-                raise ValueError(f"bad volume name {name!r}")
-            volumes = self._pod_dir(pod.uid) / "volumes"
-            volumes.mkdir(parents=True, exist_ok=True)
-            host = volumes / name
-            if not host.exists():
-                host.mkdir()
-                if os.geteuid() == 0:  # ours, made now: handed to the pod's uid
-                    os.lchown(host, self._uids[pod.uid], self._uids[pod.uid])
-            mounts.append(Mount(host, m["mountPath"], not m.get("readOnly", False)))
-        return mounts
-
     def close(self) -> None:
         """Kill every script still running (bwrap's --die-with-parent would, but their
         control groups would stay behind)."""
@@ -163,6 +164,8 @@ class Runner:
             for live in lives:
                 live.kill()
                 live.wait(DRAIN_SECONDS + 2)
+        if self.pod_networks is not None:
+            self.pod_networks.close()
 
     def forget(self, pod_uid: str) -> None:
         """A pod gone from the node: whatever of it still runs is killed (a pod force-deleted
@@ -173,6 +176,8 @@ class Runner:
         for live in lives:
             live.kill()
             live.wait(2.0)
+        if self.pod_networks is not None:
+            self.pod_networks.forget(pod_uid)
         shutil.rmtree(self._pod_dir(pod_uid), ignore_errors=True)
 
 

@@ -42,6 +42,7 @@ from kubeproof.agents.limits import (
     chown_tree,
     tool,
 )
+from kubeproof.agents.netns import ApiForwarder
 from kubeproof.agents.sandbox import STAGE, find_bwrap, stage, staging_prefix
 from kubeproof.errors import KubeproofError
 from kubeproof.nodesim import netbridge
@@ -126,6 +127,9 @@ class Run:
     gid: int = 0  # runAsGroup; 0 without one, as runc gives a numeric user with no group
     # the host directory of netsim's network tools (netbridge.py); None: no wget at all
     net_dir: Path | None = None
+    # programs of the image the host provides (inside path → host file, bound read-only):
+    # stock kubectl where the image ships kubectl (podnet.py)
+    binaries: dict[str, str] = field(default_factory=dict)
 
 
 def container_limits(resources: dict | None) -> Limits:
@@ -150,15 +154,20 @@ def container_limits(resources: dict | None) -> Limits:
 
 class Box:
     """One container's sandbox: its host directory (`home`: rootfs/ is the writable layer,
-    termination-log its terminationMessagePath), the pod's host uid, its limits."""
+    termination-log its terminationMessagePath), the pod's host uid, its limits, and the
+    pod's network namespace if it has one (podnet.py; else each run has only a loopback of
+    its own)."""
 
-    def __init__(self, home: Path, uid: int, limits: Limits) -> None:
+    def __init__(
+        self, home: Path, uid: int, limits: Limits, network: ApiForwarder | None = None
+    ) -> None:
         self.home = home
         self.uid = uid
         self.limits = limits
+        self.network = network
         self.bwrap = find_bwrap()
         self.root = os.geteuid() == 0
-        self.helpers = {n: tool(n) for n in ("unshare", "prlimit", "setpriv", "env")}
+        self.helpers = {n: tool(n) for n in ("unshare", "prlimit", "setpriv", "env", "nsenter")}
         self.cgroups = cgroup_parents()
         self.filter = seccomp.program()
         self.quota = LAYER_BYTES  # bytes it may write to the host's disk (liveproc.py)
@@ -193,9 +202,11 @@ class Box:
                 group = CommandGroup(self.cgroups, self.limits, name)
             unshare = self.helpers["unshare"] if self.root else None
             user = [self.helpers["setpriv"], f"--reuid={self.uid}", f"--regid={self.uid}"]
+            netns = [self.helpers["nsenter"], *self.network.enter(), "--"] if self.network else []
             prefix = [
                 *staging_prefix(unshare, staged, group),
                 *(self.helpers["prlimit"], *self.limits.prlimit_args(bool(self.cgroups)), "--"),
+                *netns,
                 *([*user, "--clear-groups", "--"] if self.root else []),
                 *(self.helpers["env"], "-i"),
             ]
@@ -227,6 +238,7 @@ class Box:
         args = [
             self.bwrap,
             *("--die-with-parent", "--new-session", "--unshare-all", "--unshare-user"),
+            *(["--share-net"] if self.network is not None else []),  # the pod's (nsenter)
             "--as-pid-1",
             *("--disable-userns", "--uid", str(run.uid), "--gid", str(run.gid)),
             *("--cap-drop", "ALL"),
@@ -250,6 +262,9 @@ class Box:
             data = text.encode()[:MAX_FILE_BYTES]
             if path.startswith("/") and ".." not in path.split("/"):
                 args += ["--perms", "0644", "--ro-bind-data", data_fd(data), path]
+        for inside, host in run.binaries.items():
+            if inside.startswith("/") and ".." not in inside.split("/"):
+                args += ["--ro-bind", stage(Path(host), staged, self.root), inside]
         for mount in run.mounts:
             flag = "--bind" if mount.writable else "--ro-bind"
             args += [flag, stage(mount.host, staged, self.root), mount.inside]

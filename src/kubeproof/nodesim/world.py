@@ -5,10 +5,19 @@ pods that wait on them, and each object remembers when it last changed (mounted 
 show a change only from the pod's next sync on)."""
 
 import asyncio
+import logging
 import time
 
-from lightkube import ALL_NS, AsyncClient
-from lightkube.resources.core_v1 import ConfigMap, Namespace, Node, Secret, Service
+from lightkube import ALL_NS, ApiError, AsyncClient
+from lightkube.resources.core_v1 import (
+    ConfigMap,
+    Namespace,
+    Node,
+    PersistentVolume,
+    PersistentVolumeClaim,
+    Secret,
+    Service,
+)
 from lightkube.resources.discovery_v1 import EndpointSlice
 from lightkube.resources.networking_v1 import Ingress, IngressClass, NetworkPolicy
 from lightkube.types import on_error_retry
@@ -23,7 +32,14 @@ NETWORK_KINDS = {
     "Ingress": Ingress,
     "IngressClass": IngressClass,
 }
-CLUSTER_SCOPED = ("Namespace", "Node", "IngressClass")
+# where a claim's files are, for scripts that run for real (volumedirs.py)
+VOLUME_KINDS = {
+    "PersistentVolumeClaim": PersistentVolumeClaim,
+    "PersistentVolume": PersistentVolume,
+}
+log = logging.getLogger("kubeproof.nodesim")
+CLUSTER_SCOPED = ("Namespace", "Node", "IngressClass", "PersistentVolume")
+NOT_NETWORK = ("Secret", "ConfigMap", "Node", *VOLUME_KINDS)
 
 
 class WorldCache:
@@ -32,7 +48,7 @@ class WorldCache:
         self._changed_at: dict[tuple[str, str, str], float] = {}
         self.changed = asyncio.Event()
         self.synced = asyncio.Event()
-        self._pending = 3 + len(NETWORK_KINDS)
+        self._pending = 3 + len(NETWORK_KINDS) + len(VOLUME_KINDS)
         # the sandboxes shell scripts really run in (nodesim/realshell.Runner); None: none
         self.runner = None
         # netsim as `kubectl exec` in a pod sees it (Kubelet.exec_network), for exec probes
@@ -55,6 +71,12 @@ class WorldCache:
     def node(self, name: str) -> dict | None:
         return self._objects.get(("Node", "", name))
 
+    def claim(self, namespace: str, name: str) -> dict | None:
+        return self._objects.get(("PersistentVolumeClaim", namespace, name))
+
+    def volume(self, name: str) -> dict | None:
+        return self._objects.get(("PersistentVolume", "", name))
+
     def changed_at(self, kind: str, namespace: str, name: str) -> float:
         """When the object was last added, changed or deleted (0: never seen)."""
         return self._changed_at.get((kind, namespace, name), 0.0)
@@ -65,7 +87,19 @@ class WorldCache:
             self._watch(client, ConfigMap, "ConfigMap"),
             self._watch(client, Node, "Node"),
             *(self._watch(client, resource, kind) for kind, resource in NETWORK_KINDS.items()),
+            *(self._optional(client, resource, kind) for kind, resource in VOLUME_KINDS.items()),
         )
+
+    async def _optional(self, client: AsyncClient, resource, kind: str) -> None:
+        """A watch the pods can do without (a claim's files for scripts run for real): a
+        refusal (a cluster whose RBAC predates it) is logged, not fatal to the others."""
+        try:
+            await self._watch(client, resource, kind)
+        except ApiError as exc:
+            log.warning("cannot watch %s: %s", kind, exc)
+            self._pending -= 1
+            if self._pending == 0:
+                self.synced.set()
 
     def store_pod(self, op: str, pod: dict) -> None:
         self.store(op, "Pod", pod)
@@ -75,7 +109,7 @@ class WorldCache:
         return [
             {"kind": kind, **obj}
             for (kind, _, _), obj in self._objects.items()
-            if kind not in ("Secret", "ConfigMap", "Node")
+            if kind not in NOT_NETWORK
         ]
 
     async def _watch(self, client: AsyncClient, resource, kind: str) -> None:

@@ -5,7 +5,8 @@ Two kinds of identity, both least privilege. Each simulated kubelet writes as it
 `system:node:<name>` in `system:nodes`, so the Node authorizer and NodeRestriction bound
 it to its own Node, Lease, pods and their Events, as a real kubelet. The simulator's own
 identity, `kubeproof:nodesim`, is bound to `RULES`: exactly the API calls it makes
-(kubeproof/nodesim: world.py watches, kubelet.py pod and node watches and the
+(kubeproof/nodesim: world.py watches, claims and volumes included, kubelet.py pod and node
+watches and the
 SubjectAccessReviews behind a workload's API calls in access.py, nodes.py registering a
 Node — NodeRestriction would refuse a kubelet's own node-role labels — and metrics.py
 registering metrics.k8s.io) and, for an ingress-nginx controller pod it runs, the
@@ -24,6 +25,12 @@ RULES = [
     {
         "apiGroups": [""],
         "resources": ["pods", "nodes", "secrets", "configmaps", "services", "namespaces"],
+        "verbs": READ,
+    },
+    # where a pod's claims keep their files, for scripts that run for real (volumedirs.py)
+    {
+        "apiGroups": [""],
+        "resources": ["persistentvolumeclaims", "persistentvolumes"],
         "verbs": READ,
     },
     {"apiGroups": ["discovery.k8s.io"], "resources": ["endpointslices"], "verbs": READ},
