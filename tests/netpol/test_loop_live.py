@@ -1,8 +1,9 @@
 """The netpol loop on a live embedded cluster (one for the module): the reference agents
 score as they must (oracle correct and safe, noop incorrect, allow-all correct but unsafe
 by ours and safe by NetArena's), the agent's first turn holds the intent and the current
-report, NetArena's mode refuses its blocked commands at the cost of an iteration, and the
-same task id twice gives the same task, oracle trajectory and scores."""
+report, NetArena's mode refuses its blocked commands at the cost of an iteration, the
+same task id twice gives the same task, oracle trajectory and scores, and an agent served
+over A2A plays NetArena's mode (its oversize reply its own fault)."""
 
 import json
 
@@ -12,6 +13,7 @@ from kubeproof.agents.builtin import ReplayAgent
 from kubeproof.agents.session import Session
 from kubeproof.netpol import run, tasks
 from kubeproof.netpol.agents import spec
+from kubeproof.netpol.loop import REPORT_HEADING
 from kubeproof.netpol.trial import Settings
 from kubeproof.netpol.trial import run as run_trial
 from kubeproof.results import RunPaths, RunResult, TrialPaths, TrialResult
@@ -137,3 +139,41 @@ def test_the_agent_holds_only_its_rbac(netpol_cluster, tmp_path):
         assert step["exit_code"] != 0 and "forbidden" in step["stderr"], step
     assert any(c.startswith("kubectl patch namespace") for c in task.fix.commands)
     assert record.netpol.correct and record.netpol.safe, record.reason
+
+
+def test_an_a2a_agent_plays_netarenas_mode_and_its_oversize_reply_is_its_fault(
+    netpol_cluster, tmp_path
+):
+    """An agent served over A2A on loopback (tests/agents/a2a_agents.py), as AgentBeats'
+    purple agents are: one fenced command per reply, each message the task and the log."""
+    from tests.agents.a2a_agents import Scripted, agent_app, serve
+
+    task = tasks.generate(BOUTIQUE)
+    fix = list(task.fix.commands)
+    said = {"input_tokens": 900, "output_tokens": 40, "cost_usd": 0.001}
+    good = Scripted([f"Patching it.\n```bash\n{c}\n```" for c in fix], usage=said)
+    oversize = Scripted([f"```\n{fix[0]}\n```", "x" * (2 << 20)])
+    records = []
+    for name, agent in (("good", good), ("oversize", oversize)):
+        with serve(lambda url, agent=agent: agent_app(agent, url)) as url:
+            paths = TrialPaths(tmp_path / name)
+            records.append(
+                run_trial(
+                    netpol_cluster, task, spec(f"a2a:{url}"), paths, Settings(mode="netarena")
+                )
+            )
+    played, failed = records
+    assert played.netpol.correct and played.netpol.safe and played.netpol.netarena_safe
+    assert played.netpol.iterations == len(fix) and played.netpol.ended == "intent"
+    assert played.verdict == "resolved" and played.agent_info["kind"] == "a2a"
+    assert played.usage.tokens_in == 900 * len(fix) and played.usage.cost_usd is not None
+    first, second = good.received[0].text, good.received[1].text
+    assert task.intent.strip() in first and "Mismatch: default/" in first
+    assert "exactly one shell command" in first
+    assert second.startswith(first.split("\n\nHere is what happened so far")[0])
+    assert f"Command:\n```\n{fix[0]}\n```" in second and REPORT_HEADING in second
+
+    assert failed.verdict == "failed" and failed.netpol.commands == 1, failed.reason
+    assert not failed.netpol.correct and failed.usage is None
+    assert "message 2: a response of" in failed.agent_faults[0]
+    assert "more than 1048576" in failed.agent_faults[0]
