@@ -314,12 +314,42 @@ class ImageModel(_Model):
 SHELLS = ("sh", "ash", "bash", "dash")
 
 
-def script_of(argv: list[str]) -> str | None:
-    """The script of `sh -c SCRIPT [NAME ARGS…]` (sh, ash, bash, dash, any directory);
-    None for another command."""
-    if len(argv) >= 3 and argv[0].rsplit("/", 1)[-1] in SHELLS and argv[1] == "-c":
-        return argv[2]
+def shell_invocation(argv: list[str]) -> tuple[list[str], str, str, list[str]] | None:
+    """A shell's command line as the shell reads it (busybox ash's options: ash.c
+    procargs/options): (its options but -c, "c" or "file", the script or the file, the words
+    after it — $0 and the arguments, or the file's arguments). `sh -c SCRIPT`, `sh -ec
+    SCRIPT`, `sh -e -c SCRIPT`, `sh -o pipefail -c SCRIPT`, `sh FILE ARGS…` (sh, ash, bash,
+    dash, any directory); None for another command or a shell reading its stdin."""
+    if not argv or argv[0].rsplit("/", 1)[-1] not in SHELLS:
+        return None
+    options: list[str] = []
+    words = iter(argv[1:])
+    for word in words:
+        if word in ("-o", "+o"):
+            options += [word, next(words, "")]
+            continue
+        if word == "--" or not word.startswith(("-", "+")) or word in ("-", "+"):
+            if word == "--":
+                word = next(words, "")
+            if not word or word == "-" or word.startswith("-s"):
+                return None
+            return options, "file", word, list(words)
+        if "c" in word[1:] and word[0] == "-":
+            rest = word[1:].replace("c", "")
+            options += [f"-{rest}"] if rest else []
+            script = next(words, None)
+            return None if script is None else (options, "c", script, list(words))
+        if "s" in word[1:] or "i" in word[1:]:
+            return None  # commands from stdin: nothing to run
+        options.append(word)
     return None
+
+
+def script_of(argv: list[str]) -> str | None:
+    """The script of `sh [OPTIONS] -c SCRIPT [NAME ARGS…]` (shell_invocation); None for
+    another command (a shell reading a file included)."""
+    found = shell_invocation(argv)
+    return found[2] if found is not None and found[1] == "c" else None
 
 
 class Catalog(_Model):

@@ -65,8 +65,9 @@ PRELUDE = 'wget() { /bin/wget "$@"; }; nslookup() { /bin/nslookup "$@"; }; '
 
 
 def with_tools(argv: list[str]) -> list[str]:
-    """`sh -c SCRIPT …` with the prelude: its wget and nslookup are the shims."""
-    return [*argv[:2], PRELUDE + argv[2], *argv[3:]]
+    """`sh [OPTIONS] -c SCRIPT …` with the prelude: its wget and nslookup are the shims."""
+    at = argv.index("-c", 1) + 1
+    return [*argv[:at], PRELUDE + argv[at], *argv[at + 1 :]]
 
 
 # (argv) -> (stdout, stderr, exit code): the node simulator's answer, as shell.py gives it

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from kubeproof.nodesim import netbridge, runbox, volumedirs
-from kubeproof.nodesim.catalog import ImageModel, script_of
+from kubeproof.nodesim.catalog import ImageModel, shell_invocation
 from kubeproof.nodesim.etcfiles import hostname_and_domain
 from kubeproof.nodesim.liveproc import DRAIN_SECONDS, PROBE_OUTPUT, ExecResult, Live
 from kubeproof.nodesim.podnet import PodNetworks
@@ -33,8 +33,26 @@ NOT_FOUND = (
 )
 
 
+# `sh FILE ARGS…` run as `sh -c SOURCE FILE ARGS…`: $0 is FILE and $1… its arguments, as
+# when the shell opens the file itself; `.` searches PATH for a name without a slash (ash.c
+# find_dot_file), which `sh FILE` never does
+SOURCE_FILE = 'case $0 in */*) . "$0" ;; *) . "./$0" ;; esac'
+
+
 def runs_for_real(model: ImageModel | None, argv: list[str]) -> bool:
-    return model is not None and model.shell == "busybox" and script_of(argv) is not None
+    """A busybox-like image's shell given a script (`-c`) or a script file."""
+    return model is not None and model.shell == "busybox" and shell_invocation(argv) is not None
+
+
+def canonical(argv: list[str]) -> list[str]:
+    """`sh [OPTIONS] -c SCRIPT [NAME ARGS…]` for any command runs_for_real accepts
+    (`sh -ec S` is `sh -e -c S`; `sh FILE ARGS` sources FILE)."""
+    found = shell_invocation(argv)
+    assert found is not None
+    options, kind, text, rest = found
+    if kind == "file":
+        text, rest = SOURCE_FILE, [text, *rest]
+    return [argv[0], *options, "-c", text, *rest]
 
 
 class Runner:
@@ -86,6 +104,7 @@ class Runner:
         box = Box(home, uid, limits, self._pod_network(pod))
         if pod.tokens is not None and isinstance(container.files, ContainerFiles):
             pod.tokens.give(container.files)  # its projected token, as the kubelet mounted it
+        argv = canonical(argv)
         if self.network is not None:  # its wget and nslookup: netsim's (netbridge.py)
             argv = netbridge.with_tools(argv)
         run = self.run_of(container, pod, argv, model)
