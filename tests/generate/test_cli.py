@@ -32,6 +32,7 @@ def test_cli_lists_suites_and_refuses_unknown_ones(tmp_path):
     assert {s["name"]: s["tasks"] for s in json.loads(listed.stdout)} == {
         "kubebench-810": 810,
         "everyday-810": 810,
+        "generate-10k": 10200,
     }
     bad = CliRunner().invoke(app, ["tasks", "generate", "--suite", "nope", "--out", str(tmp_path)])
     assert bad.exit_code != 0

@@ -69,9 +69,14 @@ def suites_(output: Format = OUTPUT) -> None:
         )
     if emit(rows, output):
         return
-    table = Table("NAME", "TASKS", "TYPES", "TIERS", "DESCRIPTION", box=None)
+    table = Table("NAME", "TASKS", "TYPES", "TIERS", "OPERATIONS", "DESCRIPTION", box=None)
     for r in rows:
         table.add_row(
-            r["name"], str(r["tasks"]), str(len(r["types"])), ",".join(r["tiers"]), r["description"]
+            r["name"],
+            str(r["tasks"]),
+            str(len(r["types"])),
+            str(len(r["tiers"])),
+            ",".join(r["operations"]),
+            r["description"],
         )
     console.print(table)

@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 from kubeproof.generate import rbac
 from kubeproof.generate.model import (
     Check,
+    CommandOutput,
     FieldEquals,
     KeysPresent,
     ListContains,
@@ -20,6 +21,7 @@ from kubeproof.generate.model import (
     Permissions,
     SecretData,
     SecretType,
+    Unchanged,
 )
 from kubeproof.verify.fields import equal, get_path, missing
 
@@ -118,6 +120,48 @@ def _contains(obj: dict, check: ListContains) -> Verdict:
     return Verdict(passed=ok, reason=f"{check.path} {'has' if ok else 'lacks'} {check.item}")
 
 
+def _same(have: Any, want: Any) -> bool:
+    # the apiserver stores quantities in canonical form: 0.5 comes back as 500m
+    if equal(have, want):
+        return True
+    return isinstance(have, str) and isinstance(want, str) and equal(have, want, quantity=True)
+
+
+def _unchanged(obj: dict, check: Unchanged) -> Verdict:
+    wrong = []
+    for path, want in check.fields.items():
+        have = get_path(obj, path)
+        if missing(have) or not _same(have, want):
+            wrong.append(f"{path} is {'unset' if missing(have) else repr(have)}, was {want!r}")
+    for path, keys in check.keys.items():
+        have = get_path(obj, path)
+        names = set(have) if isinstance(have, dict) else set()
+        if obj.get("kind") == "Secret" and path == "data":
+            names |= set(obj.get("stringData") or {})
+        names -= set(check.ignore_keys)
+        if names != set(keys):
+            wrong.append(f"{path} has keys {sorted(names)}, was {sorted(keys)}")
+    for path, length in check.lengths.items():
+        have = get_path(obj, path)
+        count = len(have) if isinstance(have, list) else 0
+        if count != length:
+            wrong.append(f"{path} has {count} items, was {length}")
+    reason = "changed what was not asked: " + "; ".join(wrong[:3]) if wrong else "ok"
+    return Verdict(passed=not wrong, reason=reason)
+
+
+def output_verdict(check: CommandOutput, output: str | None) -> Verdict:
+    """A question's answer against the command's output (None: the command printed nothing
+    the judge could read)."""
+    have = (output or "").strip()
+    if check.compare == "words":
+        ok = sorted(have.split()) == sorted(check.expected.split())
+    else:
+        ok = have == check.expected.strip()
+    shown = have if len(have) <= 80 else have[:77] + "..."
+    return Verdict(passed=ok, reason=f"printed {shown!r}, want {check.expected!r}")
+
+
 def _permissions(objects: list[dict], check: Permissions) -> Verdict:
     world = list(objects)
     if check.probe_binding:
@@ -156,8 +200,11 @@ def probe_binding(check: Permissions) -> dict:
     }
 
 
-def evaluate(check: Check, objects: list[dict]) -> Verdict:
-    """One check over `objects` (the target must be among them)."""
+def evaluate(check: Check, objects: list[dict], output: str | None = None) -> Verdict:
+    """One check over `objects` (the target must be among them); a question's check over
+    the command's `output`."""
+    if isinstance(check, CommandOutput):
+        return output_verdict(check, output)
     if isinstance(check, Permissions):
         return _permissions(objects, check)
     obj = find(objects, check.target)
@@ -170,5 +217,6 @@ def evaluate(check: Check, objects: list[dict]) -> Verdict:
         SecretData: _secret_data,
         SecretType: _secret_type,
         ListContains: _contains,
+        Unchanged: _unchanged,
     }[type(check)]
     return judge(obj, check)  # type: ignore[operator]

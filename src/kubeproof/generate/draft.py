@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from kubeproof.generate import rbac
-from kubeproof.generate.model import Cell, Check, ObjectRef
+from kubeproof.generate.model import Cell, Check, Mutant, ObjectRef
 
 RBAC_API = "rbac.authorization.k8s.io/v1"
 RBAC_GROUP = "rbac.authorization.k8s.io"
@@ -23,6 +23,12 @@ class Draft:
     checks: list[Check]
     fixtures: list[dict] = field(default_factory=list)
     extra_kinds: list[str] = field(default_factory=list)  # kinds beyond the objects'
+    # UPDATE, DELETE and COMMAND: what must be gone, what must stay (None: the objects), the
+    # command that answers (None: the objects' manifests) and their own mutants
+    absent: list[dict] = field(default_factory=list)
+    expected: list[dict] | None = None
+    command: str | None = None
+    mutants: list[Mutant] | None = None
 
 
 def meta(name: str, namespace: str | None = None, labels: dict | None = None) -> dict:

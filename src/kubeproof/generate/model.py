@@ -22,7 +22,8 @@ class Tier(StrEnum):
 
 
 class Operation(StrEnum):
-    """CREATE is generated today; the others are reserved so task files need no new field."""
+    """CREATE writes new objects, UPDATE changes a live one, DELETE removes some (manifests);
+    COMMAND answers with one kubectl command that makes a change or answers a question."""
 
     create = "create"
     update = "update"
@@ -177,8 +178,47 @@ class Permissions(_Check):
     cells: list[Cell]
 
 
+class Unchanged(_Check):
+    """What an UPDATE or a command was not asked to change is as the fixture had it: every
+    leaf at `fields`, the key set of every map at `keys` (labels, data, quota) and the length
+    of every list of objects at `lengths` (an item added to a keyed list is a change too)."""
+
+    type: Literal["unchanged"] = "unchanged"
+    fields: dict[str, Any] = Field(description="Path -> the fixture's value (quantities equal).")
+    keys: dict[str, list[str]] = Field(
+        default_factory=dict, description="Map path -> its keys, exactly (none added or removed)."
+    )
+    lengths: dict[str, int] = Field(
+        default_factory=dict, description="List path -> its number of items."
+    )
+    ignore_keys: list[str] = Field(
+        default_factory=list,
+        description="Keys the apiserver adds itself (kubernetes.io/metadata.name on a Namespace).",
+    )
+
+
+class CommandOutput(_Strict):
+    """A question's answer: what the command prints (COMMAND tasks that ask a question)."""
+
+    type: Literal["output"] = "output"
+    expected: str = Field(description="The output a correct command prints.")
+    compare: Literal["exact", "words"] = Field(
+        default="exact",
+        description="exact: equal but for surrounding whitespace; words: the same "
+        "whitespace-separated words in any order (a list of names).",
+    )
+
+
 Check = Annotated[
-    FieldEquals | MapIncludes | KeysPresent | SecretData | SecretType | ListContains | Permissions,
+    FieldEquals
+    | MapIncludes
+    | KeysPresent
+    | SecretData
+    | SecretType
+    | ListContains
+    | Permissions
+    | Unchanged
+    | CommandOutput,
     Field(discriminator="type"),
 ]
 
@@ -220,6 +260,6 @@ class GeneratedTask(_Strict):
         default="forbid", description="Whether creating objects beyond `expected` fails S3."
     )
     checks: list[Check] = Field(description="Typed checks on the created objects (S4).")
-    reference: str = Field(description="A correct answer (YAML).")
+    reference: str = Field(description="A correct answer (YAML, or the command).")
     mutants: list[Mutant] = Field(description="Wrong answers made from the reference.")
     canary: str = Field(default=CANARY, description="Do not train on this: a fixed canary string.")

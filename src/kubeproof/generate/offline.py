@@ -7,7 +7,7 @@ from pydantic import BaseModel, Field
 
 from kubeproof.generate import checks as typed
 from kubeproof.generate import extract, schema
-from kubeproof.generate.model import GeneratedTask, ObjectRef, Stage
+from kubeproof.generate.model import GeneratedTask, ObjectRef, Operation, Stage
 
 
 class StageResult(BaseModel):
@@ -24,7 +24,7 @@ class Judgement(BaseModel):
     failed_at: Stage | None = Field(description="The first failing stage; None if all passed.")
 
 
-def _identity(obj: dict) -> tuple:
+def identity_of(obj: dict) -> tuple:
     meta = obj.get("metadata") or {}
     return obj.get("kind"), meta.get("name"), meta.get("namespace") or None
 
@@ -33,12 +33,17 @@ def _ref_identity(r: ObjectRef) -> tuple:
     return r.kind, r.name, r.namespace
 
 
-def objects_stage(task: GeneratedTask, objects: list[dict]) -> StageResult:
-    have = {_identity(o) for o in objects}
-    missing = [r.name for r in task.expected if _ref_identity(r) not in have]
-    allowed = {_ref_identity(r) for r in task.expected} | {_identity(f) for f in task.fixtures}
+def objects_stage(
+    task: GeneratedTask, objects: list[dict], world: list[dict] | None = None
+) -> StageResult:
+    """S3 over the answer's objects; with `world` (UPDATE, DELETE, COMMAND: the fixtures
+    after the answer) the expected and absent objects are looked up there."""
+    have = {identity_of(o) for o in objects}
+    there = have if world is None else {identity_of(o) for o in world}
+    missing = [r.name for r in task.expected if _ref_identity(r) not in there]
+    allowed = {_ref_identity(r) for r in task.expected} | {identity_of(f) for f in task.fixtures}
     extra = sorted(f"{k} {n}" for k, n, _ in have - allowed)
-    kept = [r.name for r in task.absent if _ref_identity(r) in have]
+    kept = [r.name for r in task.absent if _ref_identity(r) in there]
     passed = not missing and not kept and not (extra and task.extra_objects == "forbid")
     return StageResult(
         stage=Stage.s3_objects,
@@ -48,8 +53,8 @@ def objects_stage(task: GeneratedTask, objects: list[dict]) -> StageResult:
 
 
 def checks_stage(task: GeneratedTask, objects: list[dict]) -> StageResult:
-    answered = {_identity(o) for o in objects}
-    world = objects + [f for f in task.fixtures if _identity(f) not in answered]
+    answered = {identity_of(o) for o in objects}
+    world = objects + [f for f in task.fixtures if identity_of(f) not in answered]
     return verdicts_stage([typed.evaluate(c, world) for c in task.checks])
 
 
@@ -74,14 +79,34 @@ def extract_stage(task: GeneratedTask, answer: str) -> tuple[StageResult, list[d
     )
 
 
-def schema_stage(objects: list[dict]) -> StageResult:
-    problems = [f"{d.get('kind')}: {p}" for d in objects for p in schema.validate(d)]
+def schema_stage(objects: list[dict], operation: Operation = Operation.create) -> StageResult:
+    """S1. An UPDATE may send only the fields it changes (a server-side apply keeps the
+    rest), so required fields are not asked of it; a DELETE's objects need only be
+    identified (kind, name), as `kubectl delete -f` reads them."""
+    problems = [f"{d.get('kind')}: {p}" for d in objects for p in _problems(d, operation)]
     return StageResult(
         stage=Stage.s1_schema, passed=not problems, reason="; ".join(problems[:5]) or "ok"
     )
 
 
+def _problems(doc: dict, operation: Operation) -> list[str]:
+    found = schema.validate(doc)
+    if operation is Operation.delete:
+        return [
+            p
+            for p in found
+            if p.startswith(("metadata.name:", "apiVersion", doc.get("apiVersion") or "?"))
+        ]
+    if operation is Operation.update:
+        return [p for p in found if not p.endswith(": required") or p.startswith("metadata.name")]
+    return found
+
+
 def judge(task: GeneratedTask, answer: str) -> Judgement:
+    if task.operation is not Operation.create:
+        from kubeproof.generate.offline_ops import judge_operation
+
+        return judge_operation(task, answer)
     stages: list[StageResult] = []
 
     def done(result: StageResult) -> Judgement | None:

@@ -60,7 +60,20 @@ def _everyday(per_cell: int = 30) -> Suite:
     )
 
 
-SUITES: dict[str, Suite] = {s.name: s for s in (_kubebench(), _everyday())}
+def _generate_10k(per_cell: int = 50) -> Suite:
+    # every type, tier and operation: 17 x 3 x 4 cells of 50, 10,200 tasks
+    cells = [Cell(resource_type=kind, tier=tier, operation=op, count=per_cell)
+             for op in Operation for tier in Tier
+             for kind in (*KUBEBENCH_TYPES, *EVERYDAY_TYPES)]  # fmt: skip
+    return Suite(
+        name="generate-10k",
+        description="CREATE, UPDATE, DELETE and COMMAND on all seventeen types in three "
+        f"tiers: {per_cell} a cell.",
+        cells=cells,
+    )
+
+
+SUITES: dict[str, Suite] = {s.name: s for s in (_kubebench(), _everyday(), _generate_10k())}
 
 
 def suite(name: str) -> Suite:

@@ -5,7 +5,7 @@ task can be made again alone; the random source is private to the task (never gl
 import random
 import re
 
-from kubeproof.generate.draft import RBAC_GROUP, ref
+from kubeproof.generate.draft import RBAC_GROUP, Draft, ref
 from kubeproof.generate.errors import GenerateError
 from kubeproof.generate.model import (
     EvaluationIdentity,
@@ -16,12 +16,22 @@ from kubeproof.generate.model import (
     Tier,
 )
 from kubeproof.generate.mutants import dump, mutants
+from kubeproof.generate.ops.commands import command_task
+from kubeproof.generate.ops.delete import delete_task
+from kubeproof.generate.ops.update import update_task
 from kubeproof.generate.templates import TEMPLATES
+
+OPERATIONS = {
+    Operation.update: update_task,
+    Operation.delete: delete_task,
+    Operation.command: command_task,
+}
 
 # v2: a misnamed Namespace's objects move with it (wrong_name failed at S2, not S3)
 GENERATOR_VERSION = 2
 _ID = re.compile(r"^generate-v(\d+)-([a-z]+)-(easy|intermediate|advanced)-([a-z]+)-(\d+)$")
 _WRITE = ["get", "list", "watch", "create", "update", "patch", "delete"]
+_SCALE = ["get", "update", "patch"]
 
 
 # group -> resources the evaluation identity may write: every kind a template's answer or
@@ -38,21 +48,26 @@ WRITABLE = {
 }  # fmt: skip
 
 
-def identity() -> EvaluationIdentity:
-    """The evaluation ServiceAccount of the CREATE tasks, one for every task so a worker
-    makes it once: may write the kinds the tasks ask for, and holds escalate and bind, so
-    any well-formed RBAC applies (KubeBench does not say what its evaluator held;
-    docs/generate.md)."""
+def identity(operation: Operation = Operation.create) -> EvaluationIdentity:
+    """The evaluation ServiceAccount, one for every task of a kind so a worker makes it
+    once: may write the kinds the tasks ask for, and holds escalate and bind, so any
+    well-formed RBAC applies (KubeBench does not say what its evaluator held;
+    docs/generate.md). A COMMAND task's identity may also scale a Deployment (`kubectl
+    scale` writes its scale subresource); it has a name of its own."""
     rules = [Rule(apiGroups=[g], resources=r, verbs=_WRITE) for g, r in WRITABLE.items()]
     rules.append(
         Rule(
             apiGroups=[RBAC_GROUP], resources=["roles", "clusterroles"], verbs=["escalate", "bind"]
         )
     )
+    name = "evaluator"
+    if operation is Operation.command:
+        rules.append(Rule(apiGroups=["apps"], resources=["deployments/scale"], verbs=_SCALE))
+        name = "commander"
     return EvaluationIdentity(
         profile="escalate-allowed",
         namespace="kubeproof-eval",
-        name="evaluator",
+        name=name,
         rules=rules,
         escalate=True,
         bind=True,
@@ -73,17 +88,21 @@ def parse_id(text: str) -> tuple[str, Tier, Operation, int]:
     return match[2], Tier(match[3]), Operation(match[4]), int(match[5])
 
 
+def _draft(resource_type: str, tier: Tier, operation: Operation, rng: random.Random) -> Draft:
+    if operation is Operation.create:
+        return TEMPLATES[resource_type](rng, tier)
+    return OPERATIONS[operation](resource_type, rng, tier)
+
+
 def generate(
     resource_type: str, tier: Tier, seed: int, operation=Operation.create
 ) -> GeneratedTask:
-    if operation is not Operation.create:
-        raise GenerateError(f"{operation} tasks are not generated yet")
-    template = TEMPLATES.get(resource_type)
-    if template is None:
+    if resource_type not in TEMPLATES:
         raise GenerateError(f"no template for {resource_type!r}; have {sorted(TEMPLATES)}")
     rng = random.Random(f"generate/v{GENERATOR_VERSION}/{resource_type}/{tier}/{operation}/{seed}")
-    draft = template(rng, tier)
+    draft = _draft(resource_type, tier, operation, rng)
     kinds = {o["kind"] for o in draft.objects + draft.fixtures} | set(draft.extra_kinds)
+    expected = draft.objects if draft.expected is None else draft.expected
     return GeneratedTask(
         id=task_id(resource_type, tier, operation, seed),
         generator_version=GENERATOR_VERSION,
@@ -94,10 +113,12 @@ def generate(
         prompts=Prompts(full=draft.full, simplified=draft.simplified, terse=draft.terse),
         scenario=draft.scenario,
         fixtures=draft.fixtures,
-        identity=identity(),
+        identity=identity(operation),
         answer_kinds=sorted(kinds),
-        expected=[ref(o) for o in draft.objects],
+        answer_format="command" if draft.command is not None else "manifest",
+        expected=[ref(o) for o in expected],
+        absent=[ref(o) for o in draft.absent],
         checks=draft.checks,
-        reference=dump(draft.objects),
-        mutants=mutants(draft.objects),
+        reference=dump(draft.objects) if draft.command is None else draft.command,
+        mutants=mutants(draft.objects) if draft.mutants is None else draft.mutants,
     )

@@ -4,7 +4,9 @@ lightkube client holding a token issued for it (TokenRequest), so S2 applies an 
 with exactly the rights the task states and the apiserver's own refusals."""
 
 import base64
+import json
 import time
+from pathlib import Path
 
 from lightkube import Client
 from lightkube.codecs import from_dict
@@ -27,7 +29,10 @@ RENEW_AFTER = TOKEN_SECONDS / 2
 
 
 def role_name(identity: EvaluationIdentity) -> str:
-    return f"kubeproof-eval-{identity.profile}"
+    # the CREATE identity's name is the profile alone; another identity (COMMAND's) gets its
+    # own ClusterRole, or the two would overwrite each other's rules on one cluster
+    suffix = "" if identity.name == "evaluator" else f"-{identity.name}"
+    return f"kubeproof-eval-{identity.profile}{suffix}"
 
 
 def manifests(identity: EvaluationIdentity) -> list[dict]:
@@ -81,6 +86,7 @@ class Evaluator:
             "identity's rights",
         )
         self._issued = 0.0
+        self._token = ""
         self._client: Client | None = None
 
     @property
@@ -88,6 +94,24 @@ class Evaluator:
         if self._client is None or time.monotonic() - self._issued > RENEW_AFTER:
             self._client = self._token_client()
         return self._client
+
+    def kubeconfig(self, path: Path) -> Path:
+        """A kubeconfig acting as the identity, for stock kubectl (a COMMAND answer)."""
+        self.client  # noqa: B018 (renews the token when due)
+        ca = base64.b64encode(self._ca).decode()
+        config = {
+            "apiVersion": "v1",
+            "kind": "Config",
+            "clusters": [{"name": "judge", "cluster": {"server": self._server,
+                                                       "certificate-authority-data": ca}}],
+            "users": [{"name": "evaluator", "user": {"token": self._token}}],
+            "contexts": [{"name": "judge", "context": {"cluster": "judge", "user": "evaluator",
+                                                       "namespace": "default"}}],
+            "current-context": "judge",
+        }  # fmt: skip
+        path.write_text(json.dumps(config))
+        path.chmod(0o600)
+        return path
 
     def _token_client(self) -> Client:
         identity = self.identity
@@ -102,11 +126,12 @@ class Evaluator:
         if issued.status is None:
             raise RuntimeError(f"no token issued for {user(identity)}")
         self._issued = time.monotonic()
+        self._token = issued.status.token or ""
         entry = ClusterEntry(
             server=self._server, certificate_auth_data=base64.b64encode(self._ca).decode()
         )
         config = KubeConfig.from_one(
-            cluster=entry, user=User(token=issued.status.token), namespace="default"
+            cluster=entry, user=User(token=self._token), namespace="default"
         )
         prepare_for_threads()
         return Client(config, trust_env=False, field_manager=MANAGER)
