@@ -165,6 +165,7 @@ def test_commands_run_in_the_sandbox_and_each_message_holds_the_task_and_the_log
     assert "Command:\n```\necho hello\n```\nexit code: 0\nstdout:\nhello" in second
     assert agent.received[0].context_id != agent.received[1].context_id
     assert s.info["kind"] == "a2a" and s.info["card"]["name"] == "test agent"
+    assert [m["role"] for m in s.transcript] == ["user", "assistant", "user", "assistant"]
     assert (s.usage.reported, s.usage.calls, s.usage.tokens_in, s.usage.tokens_out) == (
         True,
         2,

@@ -92,8 +92,14 @@ class A2AAgent:
                 finally:
                     record["seconds"] = round(time.monotonic() - started, 3)
                 self._account(session, record, answer)
+                # as agents/llm/chat.py's conversation, which the exports read
                 session.transcript.append(
-                    {"role": "agent", "content": answer.text, "state": answer.state}
+                    {
+                        "role": "assistant",
+                        "content": answer.text,
+                        "tool_calls": [],
+                        "state": answer.state,
+                    }
                 )
                 if answer.declined:  # the agent rejected the task
                     session.run("decline " + shlex.quote(answer.text.strip()[:500] or "rejected"))
