@@ -45,3 +45,23 @@ def test_a_verifier_that_could_not_judge_invalidates_the_proof():
 
     records[2]["results"][1] = {**tripped, "reason": "spec.template changed: a -> b"}
     assert judge(task, records)["valid"]
+
+
+def test_trials_run_task_by_task_and_each_task_is_handed_over_once_its_trials_are_in(tmp_path):
+    from kubeproof.runner.validate import TaskTally, plans, trial_count
+
+    first, second = select(["repair/batch/*"])[:2]
+    ordered = plans([first, second], tmp_path)
+    assert [p.task.id for p in ordered] == [first.id] * trial_count(first) + [second.id] * (
+        trial_count(second)
+    )
+    again = [(p.agent, p.repeat) for p in ordered[: trial_count(first)] if p.repeat == 2]
+    assert again == [("noop", 2), ("oracle", 2)]  # round two right after the task's round one
+    done = []
+    tally = TaskTally([first, second], lambda task, records: done.append((task.id, len(records))))
+    for p in reversed(ordered):  # trials finish in any order, two tasks interleaved
+        tally.trial({"task": p.task.id, "agent": p.agent, "repeat": p.repeat})
+        if p is ordered[trial_count(first)]:
+            assert done == [(second.id, trial_count(second))]
+    assert done == [(second.id, trial_count(second)), (first.id, trial_count(first))]
+    tally.trial({"task": "not/a/chosen-task"})  # ignored

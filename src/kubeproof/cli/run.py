@@ -1,6 +1,7 @@
 """`kubeproof run`: trials of agents on tasks, into a run directory."""
 
 import threading
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -42,9 +43,11 @@ def run_plans(
     signing_key: Ed25519PrivateKey | None = None,
     timing: str = "real",
     landing: Landing | None = None,
+    then: Callable[[TrialResult], None] | None = None,
 ):
     """Execute with a progress bar on stderr and a line per finished trial; each finished
-    trial also lands in the results database (`landing`), so a killed run loses none."""
+    trial also lands in the results database (`landing`), so a killed run loses none, and
+    is handed to `then` (tasks validate records each task as soon as it is proven)."""
     source = source_for(cluster, timing)
     lock = threading.Lock()
     progress = Progress(
@@ -70,6 +73,8 @@ def run_plans(
             progress.advance(bar)
             if landing is not None:
                 landing.trial(result)
+            if then is not None:
+                then(result)
 
     options = RunOptions(
         jobs=jobs,

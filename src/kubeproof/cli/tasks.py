@@ -239,10 +239,23 @@ def validate(
         highlight=False,
     )
     proven = {t.id: proving.digest(t) for t in selected}  # the files the trials will use
+
+    def complete(task: Task, records: list[dict]) -> None:
+        """A task whose trials are all in: judged now, and noted in the record if valid,
+        so a run stopped half-way keeps every task it proved."""
+        verdict = proving.judge(task, records)
+        noted = []
+        if not no_record:
+            noted = proving.note_valid(record, [task], [verdict], records, proven)
+        word = "valid" + (", recorded" if noted else "") if verdict["valid"] else "NOT VALID"
+        stderr.print(f"{task.id}: {word}", highlight=False)
+
+    tally = proving.TaskTally(selected, complete)
     began = time.monotonic()
     results = run_plans(
-        trials, cluster, jobs, retries=2, quiet=output is not Format.text, timing=timing
-    )
+        trials, cluster, jobs, retries=2, quiet=output is not Format.text, timing=timing,
+        then=lambda result: tally.trial(result.record()),
+    )  # fmt: skip
     wall = time.monotonic() - began
     meta = {"validate": [t.id for t in selected], "dir": str(out), "timing": timing}
     write_run(out, meta, results)

@@ -14,6 +14,7 @@ git commit), so CI covers every changed task and, over many commits, the whole l
 import dataclasses
 import hashlib
 import json
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -49,14 +50,37 @@ def trial_count(task: Task) -> int:
 
 
 def plans(tasks: list[Task], out: Path) -> list[TrialPlan]:
-    """Round one (noop, oracle, each shortcut and alternative), then round two (noop,
-    oracle)."""
-    first = [p for t in tasks for p in plan([t], agents_for(t), 1, out)]
-    again = [p for t in tasks for p in plan([t], list(ROUND_TWO), 1, out)]
-    for p in again:
-        p.repeat = 2
-        p.dir = p.dir.parent / "2"
-    return first + again
+    """Task by task: round one (noop, oracle, each shortcut and alternative), then round
+    two (noop, oracle) — each on a fresh cluster. A task's trials end together, so it can be
+    judged and recorded while the others run, and a killed run keeps the tasks it proved."""
+    ordered: list[TrialPlan] = []
+    for t in tasks:
+        again = plan([t], list(ROUND_TWO), 1, out)
+        for p in again:
+            p.repeat = 2
+            p.dir = p.dir.parent / "2"
+        ordered += plan([t], agents_for(t), 1, out) + again
+    return ordered
+
+
+class TaskTally:
+    """Collects finished trials; once every trial of a task is in, hands the task and its
+    records to `complete` (judging and recording it), in the order tasks complete."""
+
+    def __init__(self, tasks: list[Task], complete: Callable[[Task, list[dict]], None]):
+        self.tasks = {t.id: t for t in tasks}
+        self.left = {t.id: trial_count(t) for t in tasks}
+        self.records: dict[str, list[dict]] = {t.id: [] for t in tasks}
+        self.complete = complete
+
+    def trial(self, record: dict) -> None:
+        task = record["task"]
+        if task not in self.left:
+            return
+        self.records[task].append(record)
+        self.left[task] -= 1
+        if self.left[task] == 0:
+            self.complete(self.tasks[task], self.records[task])
 
 
 def _proof(name: str, ok: bool, detail: str) -> dict:
