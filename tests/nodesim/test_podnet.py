@@ -6,13 +6,14 @@ cluster (the live test is test_podnet_live.py)."""
 
 import http.server
 import os
+import struct
 import threading
 from pathlib import Path
 
 import pytest
 
 from kubeproof.cluster.versions import versions
-from kubeproof.nodesim import runbox
+from kubeproof.nodesim import poddns, runbox
 from kubeproof.nodesim.liveproc import Live
 from kubeproof.nodesim.podnet import SERVICE, PodNetworks, stock_kubectl
 from kubeproof.nodesim.runbox import Box, Run
@@ -128,3 +129,72 @@ def test_forget_closes_the_pods_namespace(server):
     networks.forget("pod-2")
     assert networks.of(_Pod("pod-2")) is not net
     networks.close()
+
+
+def _query(name: str, qtype: int = 1, qid: int = 0x1234) -> bytes:
+    labels = b"".join(bytes([len(p)]) + p.encode() for p in name.rstrip(".").split("."))
+    header = struct.pack(">HHHHHH", qid, 0x0100, 1, 0, 0, 1)  # RD; an EDNS OPT as Go sends
+    opt = b"\x00" + struct.pack(">HHIH", 41, 1232, 0, 0)
+    return header + labels + b"\x00" + struct.pack(">HH", qtype, 1) + opt
+
+
+def test_dns_answers_as_corednss_kubernetes_plugin():
+    names = {
+        "api.shop.svc.cluster.local.": ("ok", ["10.96.3.4"]),
+        "blocked.": ("timeout", []),
+    }
+
+    def lookup(name: str) -> tuple[str, list[str]]:
+        return names.get(name, ("nxdomain", []))
+
+    reply = poddns.answer(_query("API.shop.svc.cluster.local"), lookup)
+    assert reply is not None
+    qid, flags, qd, an = struct.unpack(">HHHH", reply[:8])
+    assert (qid, flags & 0x8000, flags & 0x0400, flags & 0xF, qd, an) == (
+        0x1234,
+        0x8000,
+        0x0400,
+        0,
+        1,
+        1,
+    )
+    assert reply.endswith(struct.pack(">HHIH", 1, 1, 5, 4) + bytes([10, 96, 3, 4]))
+    aaaa = poddns.answer(_query("api.shop.svc.cluster.local", qtype=28), lookup)
+    assert aaaa is not None and struct.unpack(">HH", aaaa[6:10]) == (0, 0)  # NODATA
+    assert aaaa[3] & 0xF == 0
+    missing = poddns.answer(_query("nope.cluster.local"), lookup)
+    assert missing is not None and missing[3] & 0xF == 3  # NXDOMAIN
+    assert poddns.answer(_query("blocked"), lookup) is None  # policy: the client times out
+    for bad in (b"", b"\x00" * 11, _query("x")[:14], b"\xff" * 40):
+        assert poddns.answer(bad, lookup) is None
+
+
+@pytest.mark.skipif(stock_kubectl(versions().kubernetes) is None, reason="kubectl not built")
+def test_kubectl_resolves_the_apiservers_name_in_the_pods_namespace(tmp_path, server):
+    kubectl = stock_kubectl(versions().kubernetes)
+    assert kubectl is not None
+    asked: list[str] = []
+
+    def lookup(pod, name: str) -> tuple[str, list[str]]:
+        asked.append(name)
+        if name == "kubernetes.default.svc.cluster.local.":
+            return "ok", ["10.96.0.1"]
+        return "nxdomain", []
+
+    networks = PodNetworks(SERVICE, server, lookup=lookup)
+    resolv = "search shop.svc.cluster.local svc.cluster.local cluster.local\n"
+    resolv += "nameserver 10.96.0.10\noptions ndots:5\n"
+    try:
+        out, _ = _run(
+            tmp_path,
+            networks,
+            "kubectl --server=http://kubernetes.default.svc:443 get --raw /version; echo rc=$?",
+            binaries={"/usr/bin/kubectl": kubectl},
+            files={"/etc/resolv.conf": resolv},
+        )
+    finally:
+        networks.close()
+    assert out.splitlines()[:2] == ["served /version", "rc=0"], out
+    # Go's resolver: the search list first, absolute names
+    assert "kubernetes.default.svc.shop.svc.cluster.local." in asked
+    assert "kubernetes.default.svc.cluster.local." in asked

@@ -89,7 +89,9 @@ class Kubelet:
         if realshell.available():  # shell scripts of busybox-like images run for real
             host, _, port = self.apiserver.rpartition(":")
             networks = (
-                podnet.PodNetworks(podnet.SERVICE, (host, int(port)), self._api_admitted)
+                podnet.PodNetworks(
+                    podnet.SERVICE, (host, int(port)), self._api_admitted, self._pod_lookup
+                )
                 if port.isdigit()
                 else None
             )
@@ -518,6 +520,15 @@ class Kubelet:
             return apiwget.reachable(*self._network_view(rt), *podnet.SERVICE)
 
         return asyncio.run_coroutine_threadsafe(decide(), self.loop).result(timeout=30)
+
+    def _pod_lookup(self, rt: PodRuntime, name: str) -> tuple[str, list[str]]:
+        """What the cluster DNS answers this pod for `name` (poddns.py, from its thread)."""
+
+        async def look() -> tuple[str, list[str]]:
+            net, me = self._network_view(rt)
+            return net.lookup(me, name)
+
+        return asyncio.run_coroutine_threadsafe(look(), self.loop).result(timeout=30)
 
     def page(self, upstream: str, path: str) -> pages.Page | None:
         """What the server behind `upstream` (ns/pod:port/TCP) answers GET `path`, if

@@ -15,10 +15,11 @@ pod's ca.crt and the request carries only the pod's own token: RBAC answers as i
 
 Each connection is admitted by netsim first: the pod's egress NetworkPolicy towards the
 apiserver's endpoint (apiwget.reachable); a dropped one is held unanswered, as a CNI drops
-the SYN, and the client times out. The containers of such a pod that run for real
-(runbox.py) share the namespace, as a pod's containers share theirs; an exec into one
-joins it too. A pod without kubectl keeps a loopback of its own per run (its `wget` is
-netsim's, netbridge.py)."""
+the SYN, and the client times out. The cluster DNS address answers there too, from netsim's
+resolver for that pod (poddns.py), so `https://kubernetes.default.svc` resolves. The
+containers of such a pod that run for real (runbox.py) share the namespace, as a pod's
+containers share theirs; an exec into one joins it too. A pod without kubectl keeps a
+loopback of its own per run (its `wget` is netsim's, netbridge.py)."""
 
 import logging
 import threading
@@ -26,6 +27,8 @@ from collections.abc import Callable
 
 from kubeproof.agents.netns import ApiForwarder, relay
 from kubeproof.cluster.pki import FIRST_SERVICE_IP
+from kubeproof.netsim.objects import DNS_SERVICE_IP
+from kubeproof.nodesim import poddns
 from kubeproof.paths import cache_root
 
 log = logging.getLogger("kubeproof.nodesim")
@@ -53,11 +56,16 @@ class PodNetworks:
         service: Address,
         apiserver: Address,
         admit: Callable[[object], bool] | None = None,
+        lookup: Callable[[object, str], tuple[str, list[str]]] | None = None,
+        dns_address: str = DNS_SERVICE_IP,
     ) -> None:
         self.service = service
         self.apiserver = apiserver
         self.admit = admit
+        self.lookup = lookup  # (pod, absolute name) -> netsim's answer (poddns.py)
+        self.dns_address = dns_address
         self._nets: dict[str, ApiForwarder] = {}
+        self._dns: dict[str, poddns.Server] = {}
         self._lock = threading.Lock()
 
     def of(self, pod) -> ApiForwarder:
@@ -69,12 +77,29 @@ class PodNetworks:
                 check = (lambda: admit(pod)) if admit is not None else None
                 net = ApiForwarder(None, relays=[relay(self.service, self.apiserver)], admit=check)
                 self._nets[pod.uid] = net
+                self._serve_dns(pod, net)
             return net
+
+    def _serve_dns(self, pod, net: ApiForwarder) -> None:
+        """The cluster DNS address answering in the namespace (as root only: the holder's
+        namespace of an unprivileged run has no server; names then do not resolve)."""
+        lookup = self.lookup
+        if lookup is None or net.fd is None:
+            return
+        try:
+            server = poddns.Server(net.fd, self.dns_address, lambda name: lookup(pod, name))
+        except OSError as exc:
+            log.warning("no DNS in the network namespace of pod %s: %s", pod.uid, exc)
+            return
+        self._dns[pod.uid] = server
 
     def forget(self, pod_uid: str) -> None:
         """The pod is gone: its namespace goes (after its processes, which hold it)."""
         with self._lock:
             net = self._nets.pop(pod_uid, None)
+            dns = self._dns.pop(pod_uid, None)
+        if dns is not None:
+            dns.close()
         if net is not None:
             net.close()
 
