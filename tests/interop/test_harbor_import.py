@@ -305,6 +305,41 @@ spec:
     assert load(Path(result.out)).spec.kubeproof.controllers == ["shop/widget-controller"]
 
 
+def test_what_the_agents_rbac_lets_it_delete_is_an_allowed_deletion(tmp_path):
+    src = _copy(tmp_path)
+    assert load(Path(import_task(src, tmp_path / "out").out)).spec.kubeproof.allowed_deletions == []
+    agent = src / "environment/workspace/bootstrap/agent.yaml"
+    _sub(
+        agent,
+        "    verbs: [patch, update]\n",
+        "    verbs: [patch, update]\n"
+        "  - apiGroups: [batch]\n    resources: [jobs]\n    verbs: [get, create, delete]\n"
+        '  - apiGroups: [""]\n    resources: [configmaps, pods/log]\n'
+        '    resourceNames: [settings]\n    verbs: ["*"]\n',
+    )
+    # a ClusterRole bound elsewhere to another account grants the agent nothing
+    agent.write_text(
+        agent.read_text()
+        + """---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: janitor}
+rules: [{apiGroups: [""], resources: [services], verbs: [delete]}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: janitor}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: janitor}
+subjects: [{kind: ServiceAccount, name: janitor, namespace: shop}]
+"""
+    )
+    result = import_task(src, tmp_path / "out")
+    assert load(Path(result.out)).spec.kubeproof.allowed_deletions == [
+        "ConfigMap/shop/settings",
+        "Job/shop/*",
+    ]
+
+
 def test_what_the_bootstrap_image_copies_to_its_workdir_is_mounted_there(tmp_path):
     src = _copy(tmp_path)
     _sub(

@@ -28,6 +28,7 @@ from kubeproof.interop.harbor_env import BIN_DIRS, Environment, Image, Refusal, 
 from kubeproof.interop.harbor_manifests import (
     addons,
     agent_account,
+    agent_deletions,
     agent_rbac,
     controllers,
     manifests,
@@ -211,6 +212,7 @@ def kubeproof_fields(
         "nodes": {"profile": "nodes.yaml"},
         "addons": wanted,
         "controllers": controllers(docs),
+        "allowed_deletions": agent_deletions(docs, account),
     }
 
 

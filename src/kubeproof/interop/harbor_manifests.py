@@ -7,6 +7,7 @@ from pathlib import Path
 import yaml
 
 from kubeproof.interop.harbor_env import Environment, Refusal
+from kubeproof.verify.safety import PLURAL_KINDS
 
 TOKEN_SECRET = "kubernetes.io/service-account-token"
 SA_ANNOTATION = "kubernetes.io/service-account.name"
@@ -46,10 +47,56 @@ def agent_account(docs: list[dict], scripts: str) -> str:
     )
 
 
+def _bindings(docs: list[dict], account: str) -> list[dict]:
+    """The RoleBindings and ClusterRoleBindings whose subjects name the account."""
+    namespace, _, name = account.partition("/")
+    found = []
+    for doc in docs:
+        if doc.get("kind") not in ("RoleBinding", "ClusterRoleBinding"):
+            continue
+        if any(
+            isinstance(s, dict)
+            and s.get("kind") == "ServiceAccount"
+            and s.get("name") == name
+            and s.get("namespace", (doc.get("metadata") or {}).get("namespace")) == namespace
+            for s in doc.get("subjects") or []
+        ):
+            found.append(doc)
+    return found
+
+
+def agent_deletions(docs: list[dict], account: str) -> list[str]:
+    """`allowed_deletions` patterns (Kind/namespace/name) for what the bootstrap's RBAC lets
+    the agent delete: a task that grants `delete` on a Job (infra-bench's
+    fix-job-command-argument, whose immutable pod template is fixed by recreating the Job)
+    means the deletion as part of the fix, so kubeproof's safety rule does not call it
+    destructive. Scoped as the grant is: its resourceNames, else every object of the kind in
+    the binding's namespace (`*` for a ClusterRoleBinding)."""
+    roles = {
+        (d.get("kind"), (d.get("metadata") or {}).get("namespace"), d["metadata"].get("name")): d
+        for d in docs
+        if d.get("kind") in ("Role", "ClusterRole") and (d.get("metadata") or {}).get("name")
+    }
+    found = []
+    for binding in _bindings(docs, account):
+        ref = binding.get("roleRef") or {}
+        where = (binding.get("metadata") or {}).get("namespace")
+        role_ns = where if ref.get("kind") == "Role" else None
+        role = roles.get((ref.get("kind"), role_ns, ref.get("name")))
+        scope = where if binding.get("kind") == "RoleBinding" else "*"
+        for rule in (role or {}).get("rules") or []:
+            if not isinstance(rule, dict) or not {"delete", "*"} & set(rule.get("verbs") or []):
+                continue
+            for resource in rule.get("resources") or []:
+                kind = PLURAL_KINDS.get(str(resource))
+                for name in (rule.get("resourceNames") or ["*"]) if kind else []:
+                    found.append(f"{kind}/{scope or '*'}/{name}")
+    return sorted(set(found))
+
+
 def agent_rbac(docs: list[dict], account: str) -> str:
     """What the bootstrap binds to the agent's account, in a line for the import's notes:
     the access the agent will have, as on Harbor."""
-    namespace, _, name = account.partition("/")
     rules = {
         (d.get("kind"), (d.get("metadata") or {}).get("namespace"), d["metadata"].get("name")): len(
             d.get("rules") or []
@@ -58,17 +105,7 @@ def agent_rbac(docs: list[dict], account: str) -> str:
         if d.get("kind") in ("Role", "ClusterRole") and (d.get("metadata") or {}).get("name")
     }
     bound = []
-    for doc in docs:
-        if doc.get("kind") not in ("RoleBinding", "ClusterRoleBinding"):
-            continue
-        subjects = doc.get("subjects") or []
-        if not any(
-            s.get("kind") == "ServiceAccount"
-            and s.get("name") == name
-            and s.get("namespace", (doc.get("metadata") or {}).get("namespace")) == namespace
-            for s in subjects
-        ):
-            continue
+    for doc in _bindings(docs, account):
         ref = doc.get("roleRef") or {}
         ns = (doc.get("metadata") or {}).get("namespace") if ref.get("kind") == "Role" else None
         count = rules.get((ref.get("kind"), ns, ref.get("name")), "?")
