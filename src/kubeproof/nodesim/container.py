@@ -306,7 +306,7 @@ class Container(ImagePulling):
                 try:
                     # a static file server answers from its document root (pages.py)
                     def page(port: int, path: str):
-                        return pages.served(self, model, catalog.servers, port, path)
+                        return pages.served(self, model, catalog.servers, port, path, pod)
 
                     failure = probes.check(probe, self.spec, model, pod.ip, serving, page)
                     failure = None if failure is None else f"{label} probe failed: {failure}"

@@ -543,7 +543,7 @@ class Kubelet:
             if container.stage != "running" or model is None:
                 continue
             if any(p.container_port == int(port) for p in model.ports):
-                return pages.served(container, model, self.catalog.servers, int(port), path)
+                return pages.served(container, model, self.catalog.servers, int(port), path, rt)
         return None
 
     def _loaded_corefile(self, pod: NetPod) -> str | None:

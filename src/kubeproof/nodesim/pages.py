@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote
 
-from kubeproof.nodesim import tarcmd
+from kubeproof.nodesim import cgi, tarcmd
 from kubeproof.nodesim.catalog import script_of
 from kubeproof.nodesim.servers import document_root
 
@@ -86,9 +86,11 @@ def _file(container, path: str) -> str | None:
     return _read_beneath(live.box.rootfs, path.lstrip("/"))
 
 
-def served(container, model, rules: list, port: int, path: str) -> Page | None:
+def served(container, model, rules: list, port: int, path: str, pod=None) -> Page | None:
     """The page `container` (of image model `model`) answers on `port` for `path` (query
-    and fragment dropped); `rules` are the catalog's server rules."""
+    and fragment dropped, but for a CGI script: cgi.py); `rules` are the catalog's server
+    rules; `pod`: the container's pod, for running a CGI script (None: none is run)."""
+    query = path.split("#", 1)[0].partition("?")[2]
     path = unquote(path.split("?", 1)[0].split("#", 1)[0]) or "/"
     argv = list(container.spec.get("command") or []) + list(container.spec.get("args") or [])
     root = document_root(rules, argv, script_of(argv), port)
@@ -98,6 +100,11 @@ def served(container, model, rules: list, port: int, path: str) -> Page | None:
         target = posixpath.normpath(posixpath.join(base, path.lstrip("/")))
         if not (target == base or target.startswith(base.rstrip("/") + "/")):
             return Page(404, "Not Found", NOT_FOUND_PAGE)
+        if pod is not None and cgi.wanted(path) and getattr(container, "live", None):
+            if path == cgi.PREFIX:  # httpd.c: listing cgi-bin/ is forbidden
+                return Page(403, "Forbidden", "")
+            result = cgi.run(container, pod, model, target, path, query)
+            return Page(*cgi.answer(result))
         if path.endswith("/"):
             target = posixpath.join(target, "index.html")
         body = _file(container, target)
