@@ -28,6 +28,9 @@ class Applied(BaseModel):
     changed: list[ObjectRef] = Field(
         default_factory=list, description="Objects that existed before (fixtures or others)."
     )
+    deleted: list[ObjectRef] = Field(
+        default_factory=list, description="Objects the answer deleted (DELETE, a command)."
+    )
     refused: list[Refusal] = Field(default_factory=list)
 
     @property
@@ -66,4 +69,28 @@ def apply(evaluator: Client, admin: Client, docs: list[dict]) -> Applied:
         if objects.key(ref) not in seen:
             (out.changed if existed else out.created).append(ref)
             seen.add(objects.key(ref))
+    return out
+
+
+def delete(evaluator: Client, docs: list[dict]) -> Applied:
+    """S2 of a DELETE answer: each object it names deleted as the evaluation identity, with
+    background propagation as kubectl deletes; one that does not exist is the apiserver's
+    404, as `kubectl delete -f` reports it."""
+    out = Applied()
+    for doc in docs:
+        try:
+            ref = objects.ref_of(doc)
+        except (ValueError, TypeError, AttributeError) as exc:
+            fallback = ObjectRef(api_version=str(doc.get("apiVersion")), kind=str(doc["kind"]),
+                                 name=str((doc.get("metadata") or {}).get("name")))  # fmt: skip
+            out.refused.append(Refusal(object=fallback, code=0, message=f"not loadable: {exc}"))
+            continue
+        try:
+            if objects.delete(evaluator, ref):
+                out.deleted.append(ref)
+            else:
+                out.refused.append(Refusal(object=ref, code=404, message="not found"))
+        except ApiError as exc:
+            message = (exc.status.message or str(exc))[:MESSAGE_LIMIT]
+            out.refused.append(Refusal(object=ref, code=exc.status.code or 0, message=message))
     return out

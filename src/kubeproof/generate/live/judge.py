@@ -12,8 +12,9 @@ from pydantic import Field, computed_field
 from kubeproof.generate import checks as typed
 from kubeproof.generate.live import access, objects
 from kubeproof.generate.live.apply import Applied
-from kubeproof.generate.model import GeneratedTask, ObjectRef, Permissions, Stage
+from kubeproof.generate.model import CommandOutput, GeneratedTask, ObjectRef, Permissions, Stage
 from kubeproof.generate.offline import Judgement, StageResult, verdicts_stage
+from kubeproof.generate.offline_ops import question
 
 PROBE_MANAGER = "kubeproof-probe"
 
@@ -58,7 +59,9 @@ def apply_stage(applied: Applied) -> StageResult:
     return StageResult(
         stage=Stage.s2_apply,
         passed=not refused,
-        reason="; ".join(refused[:3]) if refused else f"{len(applied.written)} objects applied",
+        reason="; ".join(refused[:3])
+        if refused
+        else f"{len(applied.written)} objects applied, {len(applied.deleted)} deleted",
     )
 
 
@@ -66,10 +69,12 @@ def objects_stage(
     task: GeneratedTask, applied: Applied, admin: Client, fixtures: list[ObjectRef]
 ) -> tuple[StageResult, list[ObjectRef]]:
     """S3 and the scope creep it found."""
-    missing = [objects.show(r) for r in task.expected if objects.read(admin, r) is None]
-    kept = [objects.show(r) for r in task.absent if objects.read(admin, r) is not None]
+    missing = [objects.show(r) for r in task.expected if not objects.present(admin, r)]
+    kept = [objects.show(r) for r in task.absent if objects.present(admin, r)]
     allowed = {objects.key(r) for r in [*task.expected, *fixtures]}
     extra = [r for r in applied.written if objects.key(r) not in allowed]
+    if question(task):  # a question's command must change nothing at all
+        extra = applied.written + applied.deleted
     passed = not missing and not kept and not (extra and task.extra_objects == "forbid")
     reason = f"missing {missing}, extra {[objects.show(r) for r in extra]}"
     return StageResult(
@@ -80,11 +85,16 @@ def objects_stage(
 
 
 def checks_stage(
-    task: GeneratedTask, admin: Client, pool: ThreadPoolExecutor, probes: list[ObjectRef]
+    task: GeneratedTask,
+    admin: Client,
+    pool: ThreadPoolExecutor,
+    probes: list[ObjectRef],
+    output: str | None = None,
 ) -> StageResult:
-    """S4 on the live objects. A probe binding a matrix needs is created as admin and
-    appended to `probes` for the session to delete."""
-    read = [c.target for c in task.checks if not isinstance(c, Permissions)]
+    """S4 on the live objects (and a question's on what the command printed). A probe
+    binding a matrix needs is created as admin and appended to `probes` for the session to
+    delete."""
+    read = [c.target for c in task.checks if not isinstance(c, Permissions | CommandOutput)]
     targets = {objects.key(t): t for t in read}
     world = [o for o in (objects.read(admin, t) for t in targets.values()) if o is not None]
     matrices = [c for c in task.checks if isinstance(c, Permissions)]
@@ -96,7 +106,9 @@ def checks_stage(
     if matrices:
         access.barrier(admin, PROBE_MANAGER)
     verdicts = [
-        access.matrix(admin, c, pool) if isinstance(c, Permissions) else typed.evaluate(c, world)
+        access.matrix(admin, c, pool)
+        if isinstance(c, Permissions)
+        else typed.evaluate(c, world, output)
         for c in task.checks
     ]
     return verdicts_stage(verdicts)

@@ -2,6 +2,7 @@
 lightkube's typed resources, whatever their kind: the generate track's answers and fixtures
 hold only built-in kinds, which lightkube's registry knows."""
 
+import json
 from typing import Any
 
 from lightkube import ApiError, Client
@@ -132,3 +133,57 @@ def inventory(client: Client) -> set[tuple[str, str | None, str]]:
         for obj in client.list(res, **scope):  # type: ignore[call-overload]
             found.add((res.__name__, obj.metadata.namespace, obj.metadata.name))
     return found
+
+
+# what the controllers make by themselves in every new namespace: never the answer's doing
+_CONTROLLER_MADE = {("ConfigMap", "kube-root-ca.crt"), ("ServiceAccount", "default")}
+_VOLATILE = ("resourceVersion", "managedFields", "generation", "uid", "creationTimestamp")
+
+
+def _digest(obj: dict) -> str:
+    """The object as an answer can change it: no status, no bookkeeping, no annotation a
+    controller writes (deployment.kubernetes.io/revision)."""
+    body = {k: v for k, v in obj.items() if k != "status"}
+    meta = {k: v for k, v in (body.get("metadata") or {}).items() if k not in _VOLATILE}
+    annotations = {
+        k: v for k, v in (meta.get("annotations") or {}).items()
+        if not k.startswith("deployment.kubernetes.io/")
+    }  # fmt: skip
+    meta["annotations"] = annotations
+    body["metadata"] = meta
+    return json.dumps(body, sort_keys=True, default=str)
+
+
+def snapshot(client: Client) -> dict[tuple, tuple[ObjectRef, str]]:
+    """Every object of the INVENTORY kinds that an answer may have made, changed or
+    deleted, by key, with a digest of its content. Objects a controller owns (a CronJob's
+    Job) and the per-namespace defaults are left out: the answer did not write them; so are
+    objects being deleted, which the controllers keep changing (a namespace's finalizers)."""
+    out: dict[tuple, tuple[ObjectRef, str]] = {}
+    dying: set[str] = set()  # namespaces being deleted: the controller empties them meanwhile
+    for res in INVENTORY:
+        info = res._api_info
+        group = info.resource.group
+        api_version = f"{group}/{info.resource.version}" if group else info.resource.version
+        scope = {"namespace": "*"} if issubclass(res, NamespacedResource) else {}
+        for obj in client.list(res, **scope):  # type: ignore[call-overload]
+            meta = obj.metadata
+            if meta.ownerReferences or (res.__name__, meta.name) in _CONTROLLER_MADE:
+                continue
+            if meta.deletionTimestamp:  # on its way out: deleted, as far as an answer goes
+                if res is core_v1.Namespace:
+                    dying.add(meta.name)
+                continue
+            if meta.namespace in dying:
+                continue
+            ref = ObjectRef(
+                api_version=api_version, kind=res.__name__, name=meta.name, namespace=meta.namespace
+            )
+            out[key(ref)] = (ref, _digest(obj.to_dict()))
+    return out
+
+
+def present(client: Client, ref: ObjectRef) -> bool:
+    """It exists and is not on its way out (a deleted namespace stays Terminating a while)."""
+    obj = read(client, ref)
+    return obj is not None and not (obj.get("metadata") or {}).get("deletionTimestamp")

@@ -19,7 +19,8 @@ from lightkube.codecs import from_dict
 
 from kubeproof.cluster.base import Cluster
 from kubeproof.generate.live import access, objects
-from kubeproof.generate.live.apply import Applied, apply
+from kubeproof.generate.live.apply import Applied, apply, delete
+from kubeproof.generate.live.command import command_stage
 from kubeproof.generate.live.identity import Evaluator
 from kubeproof.generate.live.identity import manifests as identity_manifests
 from kubeproof.generate.live.judge import (
@@ -29,8 +30,9 @@ from kubeproof.generate.live.judge import (
     identity_label,
     objects_stage,
 )
-from kubeproof.generate.model import EvaluationIdentity, GeneratedTask, ObjectRef
+from kubeproof.generate.model import EvaluationIdentity, GeneratedTask, ObjectRef, Operation
 from kubeproof.generate.offline import StageResult, extract_stage, schema_stage
+from kubeproof.generate.offline_ops import command_s0, command_s1
 
 FIXTURE_MANAGER = "kubeproof-fixture"
 GONE_TIMEOUT = 120.0  # seconds a deleted object may take to go (a namespace: its content first)
@@ -203,9 +205,17 @@ class JudgeSession:
             stages=[], failed_at=None, task_id=task.id, label=label, identity=identity_label(task)
         )
         clock = time.monotonic()
-        s0, docs = extract_stage(task, answer)
-        if self._record(out, s0, clock) and self._record(out, schema_stage(docs), clock):
-            self._live(task, docs, out)
+        argv: list[str] | None = None
+        if task.answer_format == "command":
+            s0, argv = command_s0(answer)
+            docs: list[dict] = []
+            if self._record(out, s0, clock) and self._record(out, command_s1(), clock):
+                self._live(task, docs, out, argv)
+        else:
+            s0, docs = extract_stage(task, answer)
+            s1 = schema_stage(docs, task.operation)
+            if self._record(out, s0, clock) and self._record(out, s1, clock):
+                self._live(task, docs, out)
         out.seconds = round(time.monotonic() - started, 4)
         return out
 
@@ -216,7 +226,13 @@ class JudgeSession:
             out.failed_at = stage.stage
         return stage.passed
 
-    def _live(self, task: GeneratedTask, docs: list[dict], out: LiveJudgement) -> None:
+    def _live(
+        self,
+        task: GeneratedTask,
+        docs: list[dict],
+        out: LiveJudgement,
+        argv: list[str] | None = None,
+    ) -> None:
         if self.cluster is None:
             self._open()
         assert self.cluster is not None
@@ -228,14 +244,24 @@ class JudgeSession:
             evaluator = self.evaluator(task.identity)
             out.setup_seconds = round(time.monotonic() - clock, 4)
             clock = time.monotonic()
-            applied = out.applied = apply(evaluator.client, self.admin, docs)
-            if self._record(out, apply_stage(applied), clock):
+            output: str | None = None
+            if argv is not None:
+                applied, s2, output = command_stage(evaluator, self.admin, argv)
+            elif task.operation is Operation.delete:
+                applied = delete(evaluator.client, docs)
+                s2 = apply_stage(applied)
+            else:
+                applied = apply(evaluator.client, self.admin, docs)
+                s2 = apply_stage(applied)
+            out.applied = applied
+            if self._record(out, s2, clock):
                 clock = time.monotonic()
                 fixtures = [ref for ref, _ in self._fixtures.values()]
                 s3, out.extra = objects_stage(task, applied, self.admin, fixtures)
                 if self._record(out, s3, clock):
                     clock = time.monotonic()
-                    self._record(out, checks_stage(task, self.admin, self._pool, probes), clock)
+                    s4 = checks_stage(task, self.admin, self._pool, probes, output)
+                    self._record(out, s4, clock)
         except Exception as exc:  # the judge's failure, recorded; the cluster is suspect
             out.error = f"{type(exc).__name__}: {exc}"
             self.tainted = out.error
@@ -267,10 +293,12 @@ class JudgeSession:
             if isinstance(d.get("metadata"), dict) and d["metadata"].get("finalizers")
         }
         self._delete(probes + applied.created, finalized)
-        changed = [r for r in applied.changed if objects.key(r) not in fixtures]
+        touched = applied.changed + applied.deleted
+        changed = [r for r in touched if objects.key(r) not in fixtures]
         if changed:
             self.tainted = f"the answer changed {', '.join(map(objects.show, changed))}"
-        self._dirty |= {objects.key(r) for r in applied.changed} & fixtures
+        # a fixture the answer changed or deleted is made again for the next answer
+        self._dirty |= {objects.key(r) for r in touched} & fixtures
 
     def finish(self) -> None:
         """Remove the last task's fixtures and wait until every deleted namespace is gone."""
