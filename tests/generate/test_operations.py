@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from kubeproof.generate import command, emulate, store, suites
+from kubeproof.generate import command, emulate, single_shot, store, suites
 from kubeproof.generate.checks import evaluate
 from kubeproof.generate.live.identity import role_name
 from kubeproof.generate.model import Operation, Stage, Tier, Unchanged
@@ -212,3 +212,13 @@ def test_the_command_identity_may_scale_and_has_a_role_of_its_own():
     assert not any("deployments/scale" in r.resources for r in create.rules)
     assert role_name(create) == "kubeproof-eval-escalate-allowed"
     assert role_name(ops) != role_name(create)
+
+
+def test_a_command_task_asks_the_model_for_one_command_and_the_oracle_gives_it():
+    task = generate("deployment", Tier.easy, 1, Operation.command)
+    system, user = single_shot.messages(task, "terse")
+    assert "one kubectl command" in system["content"] and "YAML" not in system["content"]
+    assert user["content"] == task.prompts.terse
+    create = generate("deployment", Tier.easy, 1)
+    assert "YAML" in single_shot.messages(create, "terse")[0]["content"]
+    assert command.parse(task.reference).failure is None

@@ -25,6 +25,13 @@ SYSTEM = (
     "the request asks, no more and no less. Reply with YAML only, in one ```yaml block; "
     "separate several objects with a line `---`. Do not explain."
 )
+# a COMMAND task's: one kubectl command, run as it is (no shell), judged by effect or output
+SYSTEM_COMMAND = (
+    "You are a Kubernetes administrator. Write the one kubectl command that does exactly what "
+    "the request asks, no more and no less. It runs as it is, without a shell: no pipes, no "
+    "redirections, no other command. Reply with the command only, in one ```bash block. Do "
+    "not explain."
+)
 
 
 @dataclass
@@ -47,7 +54,10 @@ def messages(task: GeneratedTask, variant: str) -> list[dict]:
     if variant not in VARIANTS:
         raise KubeproofError(f"unknown prompt variant {variant!r}", hint=f"use {VARIANTS}")
     return [
-        {"role": "system", "content": SYSTEM},
+        {
+            "role": "system",
+            "content": SYSTEM_COMMAND if task.answer_format == "command" else SYSTEM,
+        },
         {"role": "user", "content": getattr(task.prompts, variant)},
     ]
 
