@@ -95,6 +95,7 @@ class Container(ImagePulling):
     # a script running for real (liveproc.Live) and the Runner of its sandbox (realshell.py)
     live: object = None
     runner: object = None
+    projected: object = None  # its volume directories while it runs for real (projected.py)
     stop_deadline: float = 0.0  # when a stopping live script is killed
 
     @property
@@ -229,6 +230,9 @@ class Container(ImagePulling):
         exit_at = self.started_at + self.plan.runs_for
         if self.live is not None and not self.live.alive:
             return self._exit(self.live.finished_at, self.live.exit_code, self.live.reason)
+        volumes = self.projected
+        if self.live is not None and volumes is not None and isinstance(self.files, ContainerFiles):
+            volumes.write(self.files.projected())  # type: ignore[attr-defined]  # the pod's sync
         if self.hook_until is not None and now >= self.hook_until and exit_at > self.hook_until:
             self.hook_until, error = None, self.hook_error
             if error:

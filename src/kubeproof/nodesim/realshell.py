@@ -16,7 +16,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from kubeproof.nodesim import netbridge, runbox, volumedirs
+from kubeproof.nodesim import netbridge, projected, runbox, volumedirs
 from kubeproof.nodesim.catalog import ImageModel, shell_invocation
 from kubeproof.nodesim.etcfiles import hostname_and_domain
 from kubeproof.nodesim.liveproc import DRAIN_SECONDS, PROBE_OUTPUT, ExecResult, Live
@@ -104,6 +104,12 @@ class Runner:
         box = Box(home, uid, limits, self._pod_network(pod))
         if pod.tokens is not None and isinstance(container.files, ContainerFiles):
             pod.tokens.give(container.files)  # its projected token, as the kubelet mounted it
+        # its configMap/secret/projected volumes: directories the kubelet keeps current
+        container.projected = None
+        paths = projected.mount_paths(pod.obj, container.spec)
+        if paths and isinstance(container.files, ContainerFiles):
+            container.projected = projected.Volumes(home / "projected", paths)
+            container.projected.write(container.files.projected())
         argv = canonical(argv)
         if self.network is not None:  # its wget and nslookup: netsim's (netbridge.py)
             argv = netbridge.with_tools(argv)
@@ -134,11 +140,15 @@ class Runner:
 
         hostname = hostname_and_domain(pod.obj)[0]
         spec = container.spec
+        volumes = getattr(container, "projected", None)
         return Run(
             argv=argv,
             env=shell.environment(container, hostname, model),
-            files={p: container.files[p] for p in list(container.files)},
-            mounts=volumedirs.mounts(self.base, pod, spec, self.world, self._uids.get(pod.uid)),
+            files=self._files(container),
+            mounts=[
+                *volumedirs.mounts(self.base, pod, spec, self.world, self._uids.get(pod.uid)),
+                *(volumes.mounts() if volumes is not None else []),
+            ],
             workdir=spec.get("workingDir") or (model.workdir if model else "/"),
             hostname=hostname,
             termination_path=spec.get("terminationMessagePath", "/dev/termination-log"),
@@ -148,6 +158,14 @@ class Runner:
             net_dir=self._net_dir(pod, container) if self.network is not None else None,
             binaries=self._binaries(model),
         )
+
+    @staticmethod
+    def _files(container) -> dict[str, str]:
+        """The files bound one by one: /etc/hosts, resolv.conf, subPath mounts … — those of
+        the projected volume directories (projected.py) are theirs."""
+        volumes = getattr(container, "projected", None)
+        paths = [p for p in list(container.files) if volumes is None or not volumes.covers(p)]
+        return {p: container.files[p] for p in paths}
 
     def _binaries(self, model: ImageModel | None) -> dict[str, str]:
         """The host's stock kubectl where the image has its own (podnet.py)."""

@@ -97,6 +97,12 @@ class ContainerFiles(Mapping[str, str]):
         self._live = mounted_files(pod, self._spec, self._world, self.tokens, sub_path=False)
         self._synced_at = last_sync
 
+    def projected(self) -> dict[str, str]:
+        """The volume files but subPath mounts, as of the pod's last sync before now: what
+        the atomic writer has put in the volume directories (projected.py)."""
+        self.sync()
+        return dict(self._live)
+
     def read_at(self, path: str, at: float) -> str | None:
         """The file as the container sees it at `at` (None: not there), for a process that
         re-reads it on its own schedule (nodesim/corefilereload.py)."""
