@@ -2,6 +2,7 @@
 `kubeproof runs show|compare`, so the report and the terminal never disagree): rates with
 Wilson intervals per agent and slice, and the paired comparison of two agents."""
 
+from dataclasses import dataclass
 from statistics import fmean
 
 from kubeproof.report.view import Site, TrialView
@@ -47,10 +48,11 @@ def outcomes(site: Site) -> dict[str, list[Outcome]]:
     return found
 
 
-def rates(site: Site) -> list[Rates]:
+def rates(site: Site, found: dict[str, list[Outcome]] | None = None) -> list[Rates]:
     """One row per agent and slice (`all`, track, area, difficulty, tag); never across
-    agents."""
-    return table([o for found in outcomes(site).values() for o in found])
+    agents. `found`: the site's `outcomes`, when the caller has them already."""
+    found = outcomes(site) if found is None else found
+    return table([o for mine in found.values() for o in mine])
 
 
 def _per_task(found: list[Outcome]) -> dict[str, float]:
@@ -61,17 +63,20 @@ def _per_task(found: list[Outcome]) -> dict[str, float]:
     return {task: fmean(s) for task, s in scores.items()}
 
 
-def shared_tasks(found: dict[str, list[Outcome]], a: str, b: str) -> int:
-    return len(_per_task(found[a]).keys() & _per_task(found[b]).keys())
-
-
-def comparison(found: dict[str, list[Outcome]], a: str, b: str, full: bool) -> Comparison:
+def comparison(
+    found: dict[str, list[Outcome]],
+    a: str,
+    b: str,
+    full: bool,
+    per_task: tuple[dict[str, float], dict[str, float]] | None = None,
+) -> Comparison:
     """B against A on the tasks both were judged on. `full`: `stats.compare` (McNemar's
     exact p, the paired bootstrap 95 % interval of the difference, Holm-adjusted slices);
-    else the overall McNemar p and mean difference only (`BOOTSTRAP_TASKS`)."""
+    else the overall McNemar p and mean difference only (`BOOTSTRAP_TASKS`), from the two
+    agents' per-task scores (`per_task`, when the caller has them)."""
     if full:
         return compare(a, found[a], b, found[b], seed=SEED)
-    sa, sb = _per_task(found[a]), _per_task(found[b])
+    sa, sb = per_task or (_per_task(found[a]), _per_task(found[b]))
     tasks = sorted(sa.keys() & sb.keys())
     only_a = sum(sa[t] >= 0.5 > sb[t] for t in tasks)  # passed = at least half, as stats
     only_b = sum(sb[t] >= 0.5 > sa[t] for t in tasks)
@@ -104,14 +109,30 @@ def comparison(found: dict[str, list[Outcome]], a: str, b: str, full: bool) -> C
     )
 
 
-def comparisons(site: Site, pairs: list[tuple[int, int]]) -> dict[tuple[int, int], Comparison]:
-    """Every pair's comparison, bootstrapped while the report's budget lasts."""
-    found = outcomes(site)
-    budget = BOOTSTRAP_TASKS
+@dataclass
+class Budget:
+    """Shared tasks the report may still bootstrap: one budget for all its comparisons."""
+
+    tasks: int = BOOTSTRAP_TASKS
+
+
+def comparisons(
+    site: Site,
+    pairs: list[tuple[int, int]],
+    found: dict[str, list[Outcome]] | None = None,
+    budget: Budget | None = None,
+) -> dict[tuple[int, int], Comparison]:
+    """Every pair's comparison, bootstrapped while the budget lasts (a fresh one, or the
+    report's, spent here). `found`: the outcomes compared (default: the site's `outcomes`;
+    a track's, for its own table)."""
+    found = outcomes(site) if found is None else found
+    budget = Budget() if budget is None else budget
+    scores = {site.agents[k]: _per_task(found[site.agents[k]]) for k in {*sum(pairs, ())}}
     out = {}
     for i, j in pairs:
         a, b = site.agents[i], site.agents[j]
-        shared = shared_tasks(found, a, b)
-        out[(i, j)] = comparison(found, a, b, full=shared <= budget)
-        budget -= shared if shared <= budget else 0
+        shared = len(scores[a].keys() & scores[b].keys())
+        full = shared <= budget.tasks
+        out[(i, j)] = comparison(found, a, b, full, (scores[a], scores[b]))
+        budget.tasks -= shared if full else 0
     return out

@@ -25,7 +25,8 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from kubeproof.errors import KubeproofError
 from kubeproof.report import charts, fragments
 from kubeproof.report.detail import load_detail
-from kubeproof.report.numbers import comparisons, rates
+from kubeproof.report.numbers import Budget, comparisons, outcomes, rates
+from kubeproof.report.tracks import track_views
 from kubeproof.report.view import Site, TrialView
 from kubeproof.results.stats import Rates
 
@@ -52,6 +53,9 @@ def environment() -> Environment:
     env.filters["pct"] = lambda v: NONE if v is None else f"{v:.0%}"
     env.filters["num"] = lambda v, d=1: NONE if v is None else f"{v:,.{d}f}"
     env.filters["usd"] = lambda v: NONE if v is None else f"${v:,.4f}"
+    # an interval (low, high) after its figure: as rates, or as numbers with d decimals
+    env.filters["ci"] = lambda v: "" if v is None else f"[{v[0]:.0%}{NONE}{v[1]:.0%}]"
+    env.filters["nci"] = lambda v, d=1: "" if v is None else f"[{v[0]:,.{d}f}{NONE}{v[1]:,.{d}f}]"
     return env
 
 
@@ -231,16 +235,24 @@ def write_site(site: Site, out: Path) -> Path:
 def _other_pages(site: Site, out: Path) -> None:
     env = environment()
     _assets(out)
-    rows = rates(site)
+    found = outcomes(site)  # once: the rates, the comparisons and the track sections
+    rows = rates(site, found)
     per_agent: dict[str, list[Rates]] = defaultdict(list)
     for r in rows:
         per_agent[r.agent].append(r)
     compared = pairs(site.agents)
+    budget = Budget()  # the bootstrap's, shared by the pages and the generate section
+    results = comparisons(site, compared, found, budget)
     matrix = _matrix_pages(env, site, out)
     _write(
         out / "index.html",
         env.get_template("index.html.j2").render(
-            root="", site=site, per_agent=per_agent, plots=_plots(site, rows), matrix=matrix
+            root="",
+            site=site,
+            per_agent=per_agent,
+            plots=_plots(site, rows),
+            matrix=matrix,
+            tracks=track_views(site, compared, found, results, budget),
         ),
     )
     by_id: dict[int, TrialView] = {t.id: t for t in site.trials}
@@ -251,7 +263,7 @@ def _other_pages(site: Site, out: Path) -> None:
             task_template.render(root="../", site=site, task=task, trials=by_id),
         )
     compare_template = env.get_template("compare.html.j2")
-    for (i, j), found in comparisons(site, compared).items():
+    for (i, j), pair in results.items():
         a, b = site.agents[i], site.agents[j]
         _write(
             out / "compare" / f"{i}-{j}.html",
@@ -260,7 +272,7 @@ def _other_pages(site: Site, out: Path) -> None:
                 site=site,
                 a=a,
                 b=b,
-                c=found,
+                c=pair,
                 tasks=site.tasks,
                 trials=by_id,
             ),

@@ -147,27 +147,86 @@ class GenerateTables(BaseModel):
 
 @dataclass
 class _Agent:
-    """One agent's running sums."""
+    """One agent's running sums, filled answer by answer in one pass."""
 
     errors: int = 0
-    outcomes: list[tuple[TrialResult, GenerateOutcome]] = field(default_factory=list)
+    judged: int = 0
+    ev: int = 0
+    ov: int = 0
+    acc: int = 0
+    strict: int = 0
+    unsafe: int = 0
+    tu: list[float] = field(default_factory=list)
+    p: list[float] = field(default_factory=list)  # P over Ev, Ov
+    p_tu: list[float] = field(default_factory=list)  # P over Ev, Ov, Tu
+    cells: dict[tuple[str, str], list[int]] = field(default_factory=dict)  # [judged, strict]
+    failed: dict[str, int] = field(default_factory=lambda: dict.fromkeys(STAGES, 0))
+    s0: dict[str, int] = field(default_factory=dict)
+    # per type: judged, matrix asked, exact, under, over, cells under, cells over
+    grants: dict[str, list[int]] = field(default_factory=dict)
+
+    def add(self, r: TrialResult, g: GenerateOutcome) -> None:
+        self.judged += 1
+        self.ev += g.ev
+        self.ov += g.ov
+        self.acc += g.acc
+        self.strict += g.strict_pass
+        self.unsafe += r.safe is False
+        if g.tu is not None:
+            self.tu.append(g.tu)
+        if g.p is not None:
+            (self.p_tu if "tu" in g.p_terms else self.p).append(g.p)
+        cell = self.cells.setdefault((r.area, r.difficulty), [0, 0])
+        cell[0] += 1
+        cell[1] += g.strict_pass
+        if g.failed_at is not None:
+            self.failed[g.failed_at] = self.failed.get(g.failed_at, 0) + 1
+            if g.failed_at == "S0":
+                category = s0_category(next((s.reason for s in g.stages if s.stage == "S0"), ""))
+                self.s0[category] = self.s0.get(category, 0) + 1
+        if has_matrix(r.area, r.difficulty):
+            asked = any(s.stage == "S4" for s in g.stages)
+            sums = self.grants.setdefault(r.area, [0] * 7)
+            for i, v in enumerate(
+                (
+                    1,
+                    asked,
+                    asked and not g.under_grant and not g.over_grant,
+                    g.under_grant > 0,
+                    g.over_grant > 0,
+                    g.under_grant,
+                    g.over_grant,
+                )
+            ):
+                sums[i] += int(v)
 
 
 def tables(records: Iterable[tuple[str, TrialResult]]) -> GenerateTables | None:
-    """The track's tables over (agent key, trial) pairs; None when no trial has a judged
-    answer (the run holds no generate trial)."""
+    """The track's tables over (agent key, trial) pairs, in one pass; None when no trial has
+    a judged answer (the run holds no generate trial)."""
     agents: dict[str, _Agent] = {}
+    types: set[str] = set()
+    tiers: set[str] = set()
+    weights: set[tuple[float, float, float]] = set()
+    variants: dict[str, dict[str, dict[str, list[int]]]] = {}  # spec, prompt, task: passes
     for agent, r in records:
-        if r.generate is not None and r.judged:
-            agents.setdefault(agent, _Agent()).outcomes.append((r, r.generate))
-        elif r.track == "generate":
-            agents.setdefault(agent, _Agent()).errors += 1
-    if not any(a.outcomes for a in agents.values()):
+        g = r.generate
+        mine = agents.get(agent)
+        if mine is None:
+            mine = agents[agent] = _Agent()
+        if g is None or not r.judged:
+            mine.errors += r.track == "generate"
+            continue
+        mine.add(r, g)
+        types.add(r.area)
+        tiers.add(r.difficulty)
+        weights.add((g.weights.ev, g.weights.ov, g.weights.tu))
+        if g.prompt:
+            per = variants.setdefault(r.agent, {}).setdefault(g.prompt, {})
+            per.setdefault(r.task, []).append(int(g.strict_pass))
+    agents = {k: a for k, a in agents.items() if a.judged or a.errors}  # of this track
+    if not any(a.judged for a in agents.values()):
         return None
-    every = [pair for a in agents.values() for pair in a.outcomes]
-    types = sorted({r.area for r, _ in every})
-    tiers = _ordered((r.difficulty for r, _ in every), TIERS)
-    weights = {f"{g.weights.ev:.3g}:{g.weights.ov:.3g}:{g.weights.tu:.3g}" for _, g in every}
     leaders = sorted(
         (_leader(name, a) for name, a in agents.items()),
         key=lambda x: -(x.strict_rate or 0.0),
@@ -175,51 +234,54 @@ def tables(records: Iterable[tuple[str, TrialResult]]) -> GenerateTables | None:
     order = [x.agent for x in leaders]
     return GenerateTables(
         leaderboard=leaders,
-        types=types,
-        tiers=tiers,
-        grid=[c for name in order for c in _grid(name, agents[name].outcomes)],
-        ladder=[_ladder(name, agents[name].outcomes) for name in order],
-        grants=[g for name in order for g in _grants(name, agents[name].outcomes)],
-        robustness=robustness(every),
-        weights=sorted(weights),
+        types=sorted(types),
+        tiers=_ordered(tiers, TIERS),
+        grid=[c for name in order for c in _grid(name, agents[name])],
+        ladder=[_ladder(name, agents[name]) for name in order],
+        grants=[x for name in order for x in _grants(name, agents[name])],
+        robustness=robustness(variants),
+        weights=[f"{ev:.3g}:{ov:.3g}:{tu:.3g}" for ev, ov, tu in sorted(weights)],
     )
 
 
-def _mean(values: list[float] | list[int]) -> float | None:
+def _share(count: int, n: int) -> float | None:
+    return round(count / n, 6) if n else None
+
+
+def _mean(values: list[float]) -> float | None:
     return round(fmean(values), 6) if values else None
 
 
 def _leader(name: str, a: _Agent) -> Leader:
-    found = [g for _, g in a.outcomes]
-    strict = sum(g.strict_pass for g in found)
-    rate, ci = _rate(strict, len(found))
+    rate, ci = _rate(a.strict, a.judged)
     return Leader(
         agent=name,
-        trials=len(found) + a.errors,
+        trials=a.judged + a.errors,
         errors=a.errors,
-        judged=len(found),
-        ev=_mean([g.ev for g in found]),
-        ov=_mean([g.ov for g in found]),
-        acc=_mean([g.acc for g in found]),
-        strict=strict,
+        judged=a.judged,
+        ev=_share(a.ev, a.judged),
+        ov=_share(a.ov, a.judged),
+        acc=_share(a.acc, a.judged),
+        strict=a.strict,
         strict_rate=rate,
         strict_ci=ci,
-        tu=_mean([g.tu for g in found if g.tu is not None]),
-        tu_judged=sum(g.tu is not None for g in found),
-        p=_mean([g.p for g in found if g.p is not None and "tu" not in g.p_terms]),
-        p_tu=_mean([g.p for g in found if g.p is not None and "tu" in g.p_terms]),
-        unsafe=sum(r.safe is False for r, _ in a.outcomes),
+        tu=_mean(a.tu),
+        tu_judged=len(a.tu),
+        p=_mean(a.p),
+        p_tu=_mean(a.p_tu),
+        unsafe=a.unsafe,
     )
 
 
-def _grid(name: str, found: list[tuple[TrialResult, GenerateOutcome]]) -> list[Cell]:
+def _grid(name: str, a: _Agent) -> list[Cell]:
+    """The agent's cells with their totals per type, per tier and in all."""
     counts: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
-    for r, g in found:
-        for key in ((r.area, r.difficulty), (r.area, "all"), ("all", r.difficulty), ("all",) * 2):
-            counts[key][0] += 1
-            counts[key][1] += g.strict_pass
+    for (kind, tier), (n, passed) in a.cells.items():
+        for key in ((kind, tier), (kind, "all"), ("all", tier), ("all", "all")):
+            counts[key][0] += n
+            counts[key][1] += passed
     return [
-        Cell(agent=name, type=t, tier=tier, judged=n, strict=s, rate=_rate(s, n)[0])
+        Cell(agent=name, type=t, tier=tier, judged=n, strict=s, rate=_share(s, n))
         for (t, tier), (n, s) in sorted(counts.items())
     ]
 
@@ -230,23 +292,13 @@ def s0_category(reason: str) -> str:
     return word if word in S0_CATEGORIES else "other"
 
 
-def _ladder(name: str, found: list[tuple[TrialResult, GenerateOutcome]]) -> Ladder:
-    failed = dict.fromkeys(STAGES, 0)
-    s0: dict[str, int] = {}
-    for _, g in found:
-        if g.failed_at is None:
-            continue
-        failed[g.failed_at] = failed.get(g.failed_at, 0) + 1
-        if g.failed_at == "S0":
-            reason = next((s.reason for s in g.stages if s.stage == "S0"), "")
-            category = s0_category(reason)
-            s0[category] = s0.get(category, 0) + 1
+def _ladder(name: str, a: _Agent) -> Ladder:
     return Ladder(
         agent=name,
-        judged=len(found),
-        failed_at=failed,
-        s0={c: s0[c] for c in (*S0_CATEGORIES, "other") if c in s0},
-        passed=sum(g.failed_at is None for _, g in found),
+        judged=a.judged,
+        failed_at=a.failed,
+        s0={c: a.s0[c] for c in (*S0_CATEGORIES, "other") if c in a.s0},
+        passed=a.strict,  # failed no stage: S2, S3 and S4 passed
     )
 
 
@@ -257,28 +309,13 @@ def has_matrix(resource_type: str, tier: str) -> bool:
     return tiers is None or tier in tiers
 
 
-def _grants(name: str, found: list[tuple[TrialResult, GenerateOutcome]]) -> list[Grants]:
-    sums: dict[str, list[int]] = {}
-    for r, g in found:
-        if not has_matrix(r.area, r.difficulty):
-            continue
-        asked = any(s.stage == "S4" for s in g.stages)
-        row = (
-            1,
-            asked,
-            asked and not g.under_grant and not g.over_grant,
-            g.under_grant > 0,
-            g.over_grant > 0,
-            g.under_grant,
-            g.over_grant,
-        )
-        for key in (r.area, "all"):
-            total = sums.setdefault(key, [0] * 7)
-            for i, v in enumerate(row):
-                total[i] += int(v)
+def _grants(name: str, a: _Agent) -> list[Grants]:
+    if not a.grants:
+        return []
+    total = [sum(column) for column in zip(*a.grants.values(), strict=True)]
     out = []
-    for key in [*sorted(k for k in sums if k != "all"), "all"] if sums else []:
-        judged, reached, exact, under, over, cells_under, cells_over = sums[key]
+    for key, sums in [*sorted(a.grants.items()), ("all", total)]:
+        judged, reached, exact, under, over, cells_under, cells_over = sums
         rate, ci = _rate(over, reached)
         out.append(
             Grants(
@@ -298,15 +335,11 @@ def _grants(name: str, found: list[tuple[TrialResult, GenerateOutcome]]) -> list
     return out
 
 
-def robustness(found: list[tuple[TrialResult, GenerateOutcome]]) -> list[Robustness]:
+def robustness(scores: dict[str, dict[str, dict[str, list[int]]]]) -> list[Robustness]:
     """Per agent spec (across runs: one run asks one variant) with two or more variants,
     strict pass per variant on the tasks judged in all of them; a task passes in a variant
-    when at least half its trials there did (as the paired statistics count it)."""
-    scores: dict[str, dict[str, dict[str, list[int]]]] = {}
-    for r, g in found:
-        if g.prompt:
-            per = scores.setdefault(r.agent, {}).setdefault(g.prompt, {})
-            per.setdefault(r.task, []).append(int(g.strict_pass))
+    when at least half its trials there did (as the paired statistics count it). `scores`:
+    spec, variant, task: each trial's strict pass."""
     out = []
     for agent, by_variant in scores.items():
         if len(by_variant) < 2:
