@@ -4,12 +4,15 @@ empty answer fails S0 and every mutant fails at the stage it aims at (the offlin
 emulates what needs no apiserver: DELETE's and a command's objects must exist, and the
 commands the generator writes); the hostile command parser refuses what it must."""
 
+import json
 from collections import Counter
 from pathlib import Path
 
 import pytest
 import yaml
+from typer.testing import CliRunner
 
+from kubeproof.cli import app
 from kubeproof.generate import command, emulate, single_shot, store, suites
 from kubeproof.generate.checks import evaluate
 from kubeproof.generate.live.identity import role_name
@@ -222,3 +225,13 @@ def test_a_command_task_asks_the_model_for_one_command_and_the_oracle_gives_it()
     create = generate("deployment", Tier.easy, 1)
     assert "YAML" in single_shot.messages(create, "terse")[0]["content"]
     assert command.parse(task.reference).failure is None
+
+
+def test_tasks_prove_offline_proves_tasks_without_a_cluster():
+    ids = [arg for task_id in GOLDEN_IDS for arg in ("--id", task_id)]
+    result = CliRunner().invoke(app, ["tasks", "prove", *ids, "--offline", "-o", "json"])
+    assert result.exit_code == 0, result.output
+    proof = json.loads(result.stdout)
+    assert proof["valid"] and proof["tasks"] == 3 and proof["references_passed"] == 3
+    assert proof["empties_failed_s0"] == 3 and proof["mutants_caught"] == proof["mutants"] > 9
+    assert {"forgot_change", "one_too_many", "shell_pipe"} <= set(proof["by_operator"])

@@ -15,6 +15,7 @@ from kubeproof.errors import KubeproofError
 from kubeproof.generate import store, suites
 from kubeproof.generate.live.judge import LiveJudgement
 from kubeproof.generate.live.prove import prove as prove_tasks
+from kubeproof.generate.live.prove import prove_offline
 from kubeproof.generate.live.workers import embedded
 from kubeproof.generate.model import GeneratedTask
 from kubeproof.generate.task import generate as make_task
@@ -84,11 +85,21 @@ def prove(
     jobs: int = JOBS,
     recycle_every: int = RECYCLE,
     cluster: str = CLUSTER,
+    offline: bool = typer.Option(
+        False, "--offline", help="Judge with the offline judge, no cluster (S2 emulated only)."
+    ),
     output: Format = typer.Option(Format.text, "--output", "-o", help="Output format."),
 ) -> None:
     """Prove generated tasks on a live apiserver: the reference passes every stage, an empty
     answer fails S0 and every mutant fails at the stage it targets (exit 1 otherwise)."""
     tasks = select_tasks(suite, seed, limit, ids, folder)
+    if offline:
+        proof = prove_offline(tasks)
+        if not emit(proof.model_dump(mode="json") | {"valid": proof.valid}, output):
+            _print(proof)
+        if not proof.valid:
+            raise typer.Exit(1)
+        return
     start, external, jobs = judge_clusters(cluster, jobs)
     total = sum(2 + len(t.mutants) for t in tasks)
     seen = 0
@@ -127,7 +138,8 @@ def _print(proof) -> None:
         ops.add_row(name, str(caught), str(made))
     console.print(ops)
     stages = ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in proof.stage_seconds.items())
-    console.print(f"{proof.workers} worker(s), {proof.seconds:.1f} s; per answer: {stages}")
+    who = f"{proof.workers} worker(s)" if proof.workers else "offline judge"
+    console.print(f"{who}, {proof.seconds:.1f} s; per answer: {stages}")
     for bug in proof.bugs[:SHOWN_BUGS]:
         console.print(
             f"[red]BUG[/] {bug.task_id} {bug.label}: want {bug.want or 'pass'}, "

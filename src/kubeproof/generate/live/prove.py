@@ -135,3 +135,30 @@ def prove(
         if progress:
             progress(j)
     return summarise(chosen, judged, workers, time.monotonic() - began)
+
+
+def prove_offline(tasks: Iterable[GeneratedTask]) -> Proof:
+    """The same proof without a cluster: every answer through the offline judge (S2 only
+    where it needs no apiserver; docs/generate.md). Seconds, not hours, for a whole suite;
+    the live proof is the one that counts."""
+    from kubeproof.generate.live.judge import identity_label
+    from kubeproof.generate.offline import judge
+
+    began = time.monotonic()
+    chosen = {t.id: t for t in tasks}
+    judged = []
+    for task in chosen.values():
+        for label, answer in work(task).answers:
+            clock = time.monotonic()
+            verdict = judge(task, answer)
+            judged.append(
+                LiveJudgement(
+                    stages=verdict.stages,
+                    failed_at=verdict.failed_at,
+                    task_id=task.id,
+                    label=label,
+                    identity=identity_label(task),
+                    seconds=round(time.monotonic() - clock, 4),
+                )
+            )
+    return summarise(chosen, judged, 0, time.monotonic() - began)
