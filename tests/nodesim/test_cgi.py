@@ -25,7 +25,13 @@ id="$(printf '%s' "$QUERY_STRING" | sed -n 's/^.*request_id=\([^&]*\).*$/\1/p')"
 echo "write for ${id} as ${DB_USER} in $(pwd)" >&2
 echo "write-ok:${id}"
 END
-chmod +x /www/cgi-bin/write
+cat > /www/cgi-bin/proxy <<'END'
+#!/bin/sh
+echo "Content-Type: text/plain"
+echo
+wget -qO- "http://queue.shop.svc.cluster.local/cgi-bin/enqueue?$QUERY_STRING"
+END
+chmod +x /www/cgi-bin/write /www/cgi-bin/proxy
 echo ok > /www/ready
 exec httpd -f -p 8080 -h /www
 """
@@ -48,6 +54,12 @@ def test_a_cgi_script_answers_with_the_query_and_logs_to_the_container(tmp_path)
     runtime = PodRuntime(pod_object(spec), "10.244.1.2", set(), REAL)
     container = runtime.app[0]
     answers: dict = {}
+    asked: list[list[str]] = []
+
+    def network(argv: list[str]) -> tuple[str, str, int]:  # netsim's answer, from a thread
+        asked.append(argv)
+        return "queued o=9\n", "", 0
+
     try:
         end = time.time() + 30
         while time.time() < end and not answers:
@@ -59,6 +71,9 @@ def test_a_cgi_script_answers_with_the_query_and_logs_to_the_container(tmp_path)
                     answers[path] = pages.served(
                         container, model, CATALOG.servers, 8080, path, runtime
                     )
+                answers["proxy"] = pages.served(
+                    container, model, CATALOG.servers, 8080, "/cgi-bin/proxy?o=9", runtime, network
+                )
                 # without the pod (a probe's view before this change): the file, not its run
                 answers["static"] = pages.served(container, model, CATALOG.servers, 8080, "/ready")
             time.sleep(0.2)
@@ -74,6 +89,9 @@ def test_a_cgi_script_answers_with_the_query_and_logs_to_the_container(tmp_path)
     assert answers["/cgi-bin/"].status == 403
     assert answers["/cgi-bin/no"].status == 404
     assert (answers["static"].status, answers["static"].body) == (200, "ok\n")
+    # a CGI script's wget is netsim's (a bridge of its own: the node's loop is busy)
+    assert (answers["proxy"].status, answers["proxy"].body) == (200, "queued o=9\n")
+    assert asked == [["wget", "-qO-", "http://queue.shop.svc.cluster.local/cgi-bin/enqueue?o=9"]]
 
 
 def test_httpds_answer_to_what_the_script_printed():

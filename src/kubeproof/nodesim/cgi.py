@@ -9,16 +9,25 @@ SCRIPT_FILENAME, PATH_INFO, SERVER_PROTOCOL HTTP/1.0, GATEWAY_INTERFACE CGI/1.1,
 SERVER_SOFTWARE, REMOTE_ADDR), starts in the script's directory, and a script that cannot be
 executed is a 404; cgi_io_loop_and_exit sends `HTTP/1.1 200 OK` before any output that does
 not begin with `HTTP/` itself, and the script's headers pass through (a `Status:` header is
-not read). The child's stderr is httpd's, the container's log. The script runs with no
-network of its own (its wget would wait on the node's loop, which answers this request),
-cut after CGI_SECONDS."""
+not read). The child's stderr is httpd's, the container's log. A shell script's wget and
+nslookup are netsim's, answered from a bridge of its own in a thread (the node's loop is
+blocked on the request it serves, so its state stands still); it is cut after CGI_SECONDS."""
 
+import os
 import posixpath
+import shutil
+import tempfile
+import threading
 import time
+from collections.abc import Callable
+from pathlib import Path
 
+from kubeproof.nodesim import netbridge
 from kubeproof.nodesim.liveproc import ExecResult
+from kubeproof.nodesim.realshell import SOURCE_FILE
 
 PREFIX = "/cgi-bin/"
+SHELL_SHEBANGS = ("#!/bin/sh", "#!/bin/ash", "#!/bin/busybox sh", "#!/bin/bash")
 CGI_SECONDS = 10.0
 
 
@@ -41,17 +50,43 @@ def environment(url_path: str, query: str, filename: str) -> dict[str, str]:
     }
 
 
-def run(container, pod, model, filename: str, url_path: str, query: str) -> ExecResult | None:
+def run(
+    container,
+    pod,
+    model,
+    filename: str,
+    url_path: str,
+    query: str,
+    network: Callable[[list[str]], tuple[str, str, int]] | None = None,
+    shebang: str = "",
+) -> ExecResult | None:
     """The script `filename` (inside the container) run for this request; None when the
-    container's script does not run for real (no sandbox to run it in)."""
+    container's script does not run for real (no sandbox to run it in). A `#!/bin/sh`
+    script gets netsim's wget and nslookup answered by `network` from a bridge of its own
+    (the node's loop is blocked on this request); another runs with no network."""
     live, runner = getattr(container, "live", None), getattr(container, "runner", None)
     if live is None or runner is None or not live.alive:
         return None
-    sandboxed = runner.run_of(container, pod, [filename], model)
+    argv = [filename]
+    shell = network is not None and shebang.strip() in SHELL_SHEBANGS
+    if shell:  # sourced as realshell.canonical runs `sh FILE`, behind the tools' prelude
+        argv = netbridge.with_tools(["/bin/sh", "-c", SOURCE_FILE, filename])
+    sandboxed = runner.run_of(container, pod, argv, model)
     sandboxed.env = sandboxed.env | environment(url_path, query, filename)
     sandboxed.workdir = posixpath.dirname(filename) or "/"
     sandboxed.net_dir = None
-    result = live.exec(sandboxed, CGI_SECONDS)
+    done = threading.Event()
+    if shell and network is not None:
+        sandboxed.net_dir = Path(tempfile.mkdtemp(prefix="cgi-net-", dir=live.box.home))
+        if os.geteuid() == 0:
+            os.chown(sandboxed.net_dir, live.box.uid, live.box.uid)
+        netbridge.Bridge(sandboxed.net_dir, network, lambda: not done.is_set())
+    try:
+        result = live.exec(sandboxed, CGI_SECONDS)
+    finally:
+        done.set()
+        if sandboxed.net_dir is not None:
+            shutil.rmtree(sandboxed.net_dir, ignore_errors=True)
     now = time.time()
     container.logs += [(now, line) for line in result.stderr.splitlines() if line]
     return result

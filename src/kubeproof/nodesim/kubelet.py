@@ -4,6 +4,7 @@ Events with the node's own credentials (so the Node authorizer and NodeRestricti
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import time
@@ -495,19 +496,29 @@ class Kubelet:
 
         return shell.Net(connect, lambda name: net.lookup(me, name), get)
 
-    def _script_network(self, rt: PodRuntime, argv: list[str]) -> tuple[str, str, int]:
+    def _script_network(
+        self, rt: PodRuntime, argv: list[str], direct: bool = False
+    ) -> tuple[str, str, int]:
         """A real script's wget or nslookup (netbridge.py, from its thread): answered on
         the node's loop as `kubectl exec` in that pod is — but a wget to the cluster's API
-        is sent to the apiserver, from this thread, with the script's own headers."""
+        is sent to the apiserver, from this thread, with the script's own headers.
+        `direct`: the loop is blocked on the request this one serves (a CGI script,
+        cgi.py), so it is answered from this thread, the loop's state standing still."""
         call = apiwget.parse(argv[1:]) if argv[0] == "wget" else None
 
-        async def answer() -> tuple[apiwget.Route | None, tuple[str, str, int]]:
+        def answer() -> tuple[apiwget.Route | None, tuple[str, str, int]]:
             if call is not None and (found := apiwget.route(*self._network_view(rt), call)):
                 return found, ("", "", 0)
             result = shell.network_tool(argv, self.exec_network(rt))
             return None, (result.stdout, result.stderr, result.code)
 
-        found, result = asyncio.run_coroutine_threadsafe(answer(), self.loop).result(timeout=30)
+        async def on_loop() -> tuple[apiwget.Route | None, tuple[str, str, int]]:
+            return answer()
+
+        if direct:
+            found, result = answer()
+        else:
+            found, result = asyncio.run_coroutine_threadsafe(on_loop(), self.loop).result(30)
         if found is None or call is None:
             return result
         return apiwget.perform(call, found, self.apiserver)
@@ -543,7 +554,10 @@ class Kubelet:
             if container.stage != "running" or model is None:
                 continue
             if any(p.container_port == int(port) for p in model.ports):
-                return pages.served(container, model, self.catalog.servers, int(port), path, rt)
+                network = functools.partial(self._script_network, rt, direct=True)
+                return pages.served(
+                    container, model, self.catalog.servers, int(port), path, rt, network
+                )
         return None
 
     def _loaded_corefile(self, pod: NetPod) -> str | None:

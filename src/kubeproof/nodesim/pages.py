@@ -86,10 +86,13 @@ def _file(container, path: str) -> str | None:
     return _read_beneath(live.box.rootfs, path.lstrip("/"))
 
 
-def served(container, model, rules: list, port: int, path: str, pod=None) -> Page | None:
+def served(
+    container, model, rules: list, port: int, path: str, pod=None, network=None
+) -> Page | None:
     """The page `container` (of image model `model`) answers on `port` for `path` (query
     and fragment dropped, but for a CGI script: cgi.py); `rules` are the catalog's server
-    rules; `pod`: the container's pod, for running a CGI script (None: none is run)."""
+    rules; `pod`: the container's pod, for running a CGI script (None: none is run), with
+    `network` answering its wget (cgi.py)."""
     query = path.split("#", 1)[0].partition("?")[2]
     path = unquote(path.split("?", 1)[0].split("#", 1)[0]) or "/"
     argv = list(container.spec.get("command") or []) + list(container.spec.get("args") or [])
@@ -103,7 +106,8 @@ def served(container, model, rules: list, port: int, path: str, pod=None) -> Pag
         if pod is not None and cgi.wanted(path) and getattr(container, "live", None):
             if path == cgi.PREFIX:  # httpd.c: listing cgi-bin/ is forbidden
                 return Page(403, "Forbidden", "")
-            result = cgi.run(container, pod, model, target, path, query)
+            shebang = (_file(container, target) or "").split("\n", 1)[0]
+            result = cgi.run(container, pod, model, target, path, query, network, shebang)
             return Page(*cgi.answer(result))
         if path.endswith("/"):
             target = posixpath.join(target, "index.html")
