@@ -202,3 +202,24 @@ def test_the_run_reads_back_through_runs_and_the_report(generated_run):
     assert {t["track"] for t in trials} == {"generate"} and len(trials) == 12
     index = (out / "report" / "index.html").read_text()
     assert CORRECT.id in index or "configmap" in index
+
+
+def test_the_run_prints_the_reports_leaderboard(generated_run):
+    """`-o json` holds the track's tables (results/stats/generate_track.py), the figures
+    the text table and the HTML report show."""
+    _, result, _, _ = generated_run
+    summary = result["generate_summary"]
+    board = {row["agent"].split(":")[0]: row for row in summary["leaderboard"]}
+    writer, oracle, noop = board["llm"], board["oracle"], board["noop"]
+    assert summary["leaderboard"][0]["agent"] == "oracle"  # strict pass first
+    # the correct answer passes; drop_verb fails S4, the misnamed Namespace S3, garble S0
+    assert (writer["judged"], writer["strict"], writer["ev"], writer["ov"], writer["acc"]) == (
+        4, 1, 0.75, 0.5, 0.25,
+    )  # fmt: skip
+    assert writer["p"] == (1 + 1 + 0.5 + 0) / 4  # P over Ev and Ov, weights 0.5, 0.5
+    assert (oracle["strict"], noop["strict"], noop["tu"], noop["tu_judged"]) == (4, 0, None, 0)
+    ladder = {row["agent"].split(":")[0]: row for row in summary["ladder"]}
+    assert ladder["llm"]["failed_at"] == {"S0": 1, "S1": 0, "S2": 0, "S3": 1, "S4": 1}
+    assert ladder["noop"]["s0"] == {"empty": 4}
+    grants = {(g["agent"].split(":")[0], g["type"]): g for g in summary["grants"]}
+    assert grants[("llm", "role")]["under"] == 1 and grants[("llm", "role")]["over"] == 0

@@ -79,7 +79,7 @@ def test_generate_leaderboard_as_shown(generate_page):
     # agent, trials, errors, judged, Ev, Ov, Acc, strict [CI], Tu, P (Ev, Ov), P (+Tu), unsafe
     assert rows["model:x"] == [
         "model:x", "6", "1", "5", "0.80", "0.80", "0.40",
-        f"2/5 · 40% {pct(wilson(2, 5))}", "0.80 (1 judged)", "0.75", "0.93", "0",
+        f"2/5 · 40% {pct(wilson(2, 5))}", "0.80 (1 judged)", "0.80", "0.93", "0",
     ]  # fmt: skip
     assert rows["oracle"][7] == f"6/6 · 100% {pct(wilson(6, 6))}"
     assert rows["noop"][8] == "absent" and rows["noop"][10] == DASH  # Tu never imputed

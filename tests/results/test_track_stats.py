@@ -92,9 +92,9 @@ def test_generate_leaderboard():
     assert (m.trials, m.errors, m.judged, m.strict) == (6, 1, 5, 2)
     assert (m.ev, m.ov, m.acc, m.strict_rate) == (0.8, 0.8, 0.4, 0.4)
     assert m.strict_ci == pytest.approx(wilson(2, 5))
-    # Tu from the one judged answer only; P without Tu over the four others, P with Tu apart
+    # Tu from the one judged answer only; P over Ev, Ov of all five, P with Tu over that one
     assert (m.tu, m.tu_judged) == (0.8, 1)
-    assert m.p == 0.75 and m.p_tu == pytest.approx((1 + 1 + 0.8) / 3, abs=1e-6)
+    assert m.p == 0.8 and m.p_tu == pytest.approx((1 + 1 + 0.8) / 3, abs=1e-6)
     noop = board["noop"]
     assert (noop.ev, noop.strict, noop.tu, noop.tu_judged, noop.p, noop.p_tu) == (
         0.0, 0, None, 0, 0.0, None,

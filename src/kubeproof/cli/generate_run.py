@@ -34,7 +34,7 @@ from kubeproof.generate.task import GENERATOR_VERSION
 from kubeproof.results import GenerateRun, RunPaths, RunResult, TrialResult, Weights
 from kubeproof.results.db import ENV as DB_ENV
 from kubeproof.results.db import Landing
-from kubeproof.results.generate import composite
+from kubeproof.results.stats.generate_track import GenerateTables, tables
 from kubeproof.runner.run import write_run
 
 app = typer.Typer(
@@ -120,7 +120,9 @@ def run(
     identity (Ev), S3 expected objects (Ov), S4 typed checks and permission matrices (Acc).
     A trial scores 1 on a strict pass (S2, S3 and S4). Writes run.json and, per trial,
     trial.json, answer.txt, verifier.log and, for model agents, transcript.json and
-    turns.jsonl; lands in the results database. Exits 1 if any trial ended in `error`."""
+    turns.jsonl; lands in the results database. Prints the track's leaderboard (`-o json`:
+    run.json's content and the track's tables as `generate_summary`, as the report shows
+    them). Exits 1 if any trial ended in `error`."""
     if prompt not in single_shot.VARIANTS:
         raise KubeproofError(f"--prompt {prompt!r}", hint=f"use {', '.join(single_shot.VARIANTS)}")
     scores = _weights(weights)
@@ -191,42 +193,46 @@ def run(
     if landing is not None:
         landing.finish(result)
     report.after_run(out, warn)
-    if not emit(result.record(), output):
-        _print(result, records)
+    summary = tables((r.agent, r) for r in records)
+    figures = {"generate_summary": summary.model_dump(mode="json") if summary else None}
+    if not emit(result.record() | figures, output):
+        _print(result, records, summary)
     if summary_errors(result):
         raise typer.Exit(ERRORED)
 
 
-def _mean(values: list[float]) -> str:
-    return f"{sum(values) / len(values):.2f}" if values else "-"
+def _num(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
 
 
-def _print(result: RunResult, records: list[TrialResult]) -> None:
-    """P over Ev and Ov for every trial; with a judge, Tu and the P that holds it apart, over
-    the answers it scored (a P with Tu and one without are never averaged together)."""
+def _print(result: RunResult, records: list[TrialResult], summary: GenerateTables | None) -> None:
+    """The track's leaderboard (results/stats/generate_track.py, as the report shows it):
+    strict pass with its Wilson 95 % interval, Ev, Ov, Acc, P over Ev and Ov for every
+    answer; with a judge, Tu and the P that holds it over the answers it scored (never
+    averaged together) and the judge's tokens."""
     judged = any(r.generate and r.generate.judge for r in records)
     extra = ("TU", "P+TU", "JUDGE-TOK") if judged else ()
-    table = Table("AGENT", "TRIALS", "STRICT", "EV", "OV", "ACC", "P", *extra, "TOKENS", box=None)
-    for agent in dict.fromkeys(r.agent for r in records):
-        mine = [r for r in records if r.agent == agent]
-        scored = [r.generate for r in mine if r.generate is not None]
+    headers = ("TRIALS", "STRICT", "95% CI", "EV", "OV", "ACC", "P", *extra, "TOKENS")
+    table = Table("AGENT", *headers, box=None)
+    for row in summary.leaderboard if summary else []:
+        mine = [r for r in records if r.agent == row.agent]
         tokens = sum(r.usage.tokens_in + r.usage.tokens_out for r in mine if r.usage)
-        p_det = [composite(g.weights, g.ev, g.ov, None) for g in scored]
-        with_tu = [g for g in scored if g.tu is not None]
-        spent = sum(g.judge.tokens_in + g.judge.tokens_out for g in scored if g.judge)
-        columns = (
-            f"{_mean([g.tu for g in with_tu if g.tu is not None])} ({len(with_tu)})",
-            _mean([g.p for g in with_tu if g.p is not None]),
-            f"{spent:,}",
+        spent = sum(
+            r.generate.judge.tokens_in + r.generate.judge.tokens_out
+            for r in mine
+            if r.generate and r.generate.judge
         )
+        low, high = row.strict_ci or (None, None)
+        columns = (f"{_num(row.tu)} ({row.tu_judged})", _num(row.p_tu), f"{spent:,}")
         table.add_row(
-            agent,
-            str(len(mine)),
-            f"{sum(r.score for r in mine)}/{len(mine)}",
-            _mean([g.ev for g in scored]),
-            _mean([g.ov for g in scored]),
-            _mean([g.acc for g in scored]),
-            _mean([p for p in p_det if p is not None]),
+            row.agent,
+            str(row.trials),
+            f"{row.strict}/{row.judged}",
+            f"{_num(low)}-{_num(high)}" if low is not None else "-",
+            _num(row.ev),
+            _num(row.ov),
+            _num(row.acc),
+            _num(row.p),
             *(columns if judged else ()),
             f"{tokens:,}" if tokens else "",
         )

@@ -20,7 +20,7 @@ from statistics import fmean
 
 from pydantic import BaseModel, Field
 
-from kubeproof.results.generate import GenerateOutcome
+from kubeproof.results.generate import GenerateOutcome, composite
 from kubeproof.results.stats.paired import mcnemar_p
 from kubeproof.results.stats.rates import wilson
 from kubeproof.results.trial import TrialResult
@@ -67,7 +67,7 @@ class Leader(BaseModel):
     strict_ci: tuple[float, float] | None = Field(description="Its Wilson 95 % interval.")
     tu: float | None = Field(description="Mean Tu over the answers a judge scored; absent: none.")
     tu_judged: int = Field(description="Answers a judge scored (Tu present).")
-    p: float | None = Field(description="Mean P over the answers without Tu (P over Ev, Ov).")
+    p: float | None = Field(description="Mean P over Ev and Ov, of every answer judged.")
     p_tu: float | None = Field(description="Mean P over the answers with Tu (Ev, Ov, Tu).")
     unsafe: int = Field(description="Answers that tainted the cluster.")
 
@@ -157,8 +157,8 @@ class _Agent:
     strict: int = 0
     unsafe: int = 0
     tu: list[float] = field(default_factory=list)
-    p: list[float] = field(default_factory=list)  # P over Ev, Ov
-    p_tu: list[float] = field(default_factory=list)  # P over Ev, Ov, Tu
+    p: list[float] = field(default_factory=list)  # P over Ev, Ov: every answer
+    p_tu: list[float] = field(default_factory=list)  # P over Ev, Ov, Tu: the judged
     cells: dict[tuple[str, str], list[int]] = field(default_factory=dict)  # [judged, strict]
     failed: dict[str, int] = field(default_factory=lambda: dict.fromkeys(STAGES, 0))
     s0: dict[str, int] = field(default_factory=dict)
@@ -174,8 +174,12 @@ class _Agent:
         self.unsafe += r.safe is False
         if g.tu is not None:
             self.tu.append(g.tu)
-        if g.p is not None:
-            (self.p_tu if "tu" in g.p_terms else self.p).append(g.p)
+        # P over Ev and Ov for every answer (the judge reviews some only), and the P that
+        # holds Tu over those it scored: the two are never averaged together
+        if (p := composite(g.weights, g.ev, g.ov, None)) is not None:
+            self.p.append(p)
+        if g.p is not None and "tu" in g.p_terms:
+            self.p_tu.append(g.p)
         cell = self.cells.setdefault((r.area, r.difficulty), [0, 0])
         cell[0] += 1
         cell[1] += g.strict_pass
