@@ -153,10 +153,11 @@ def run(
 
 def _print(records: list[TrialResult]) -> None:
     """Per agent (NetArena's leaderboard order) and per fault type: correctness with its
-    95 % interval, NetArena's safety, ours with its interval, mean iterations."""
+    95 % interval, NetArena's safety, ours with its interval, mean iterations with theirs
+    (the rows the report shows: results/stats/netpol_track.py)."""
     from kubeproof.netpol.summary import ALL, summarize
 
-    headers = ["N", "CORRECT", "95% CI", "NA-SAFE", "SAFE", "95% CI", "ITER"]
+    headers = ["N", "CORRECT", "95% CI", "NA-SAFE", "SAFE", "95% CI", "ITER", "95% CI"]
     table = Table("AGENT", Column("FAULT TYPE", overflow="fold"), *headers, box=None)
     for r in summarize(records):
         style = "bold" if r.fault_type == ALL else None
@@ -170,6 +171,7 @@ def _print(records: list[TrialResult]) -> None:
             f"{r.safe:.2f}",
             f"{r.safe_ci[0]:.2f}-{r.safe_ci[1]:.2f}",
             f"{r.iterations:.1f}",
+            f"{r.iterations_ci[0]:.1f}-{r.iterations_ci[1]:.1f}" if r.iterations_ci else "-",
             style=style,
         )
     console.print(table)
