@@ -171,3 +171,40 @@ def test_real_run_in_browser(browser, real_run, tmp_path, artifacts):
         assert page.title() != "pwned"
     page.close()
     assert seen == {"chain verified"}  # every real trial's evidence chain verifies
+
+
+def test_track_sections_in_browser(browser, tmp_path, artifacts):
+    """The generate and netpol sections (synthetic runs of tests/report/synth_tracks.py)
+    render without a console error, their links lead to pages of the report, and a reader
+    sees the numbers: NetArena's order, strict pass, Tu absent. (The other pages are
+    crawled by the tests above: here the leaderboard page only, a page load being seconds
+    on a loaded machine.)"""
+    from tests.report.synth_tracks import make_generate_run, make_netpol_run
+
+    runs = [make_generate_run(tmp_path / "gen"), make_netpol_run(tmp_path / "np")]
+    index = build_report(runs, tmp_path / "site")
+    page = browser.new_page(viewport={"width": 1300, "height": 900})
+    problems: list[str] = []
+    page.on("console", lambda m: m.type == "error" and problems.append(m.text))
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.goto(index.as_uri())
+    links = page.eval_on_selector_all(
+        "#generate a[href], #generate ~ * a[href]", "els => els.map(e => e.href)"
+    )
+    assert any("/compare/" in link for link in links)
+    for link in links:
+        url = urlparse(link)
+        assert url.scheme == "file" and Path(unquote(url.path)).is_file(), link
+    board = page.locator("#netpol-leaderboard tbody tr")
+    assert [r.locator("td").nth(1).inner_text() for r in board.all()] == [
+        "np/oracle", "np/allow-all", "np/noop",
+    ]  # fmt: skip
+    model = page.locator("#generate-leaderboard tr[data-agent='gen/model:x'] td")
+    assert model.nth(7).inner_text().startswith("2/5 · 40%")
+    noop = page.locator("#generate-leaderboard tr[data-agent='gen/noop'] td")
+    assert noop.nth(8).inner_text() == "absent"
+    page.locator("a[href='#netpol']").click()
+    assert page.locator("#netpol-faults").is_visible()
+    page.screenshot(path=str(artifacts / "tracks-leaderboard.png"), full_page=True)
+    page.close()
+    assert problems == []
