@@ -188,6 +188,10 @@ class JudgeSession:
             for d in task.fixtures
         }
         keep = {k for k, v in self._fixtures.items() if wanted.get(k) == v} - self._dirty
+        # a namespace made again takes its content with it: nothing in it can be kept
+        remade = {ref.name for k, (ref, _) in self._fixtures.items()
+                  if ref.kind == "Namespace" and k not in keep}  # fmt: skip
+        keep = {k for k in keep if self._fixtures[k][0].namespace not in remade}
         self._remove_fixtures(keep)
         self._await_gone(_needed(docs) | _needed(task.fixtures))
         for doc in sorted(task.fixtures, key=lambda d: d.get("kind") != "Namespace"):
