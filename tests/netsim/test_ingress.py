@@ -217,6 +217,14 @@ def test_request_to_a_plain_service_is_the_server_itself():
     assert answer.status == 200 and answer.body is None
 
 
+def test_the_backend_is_asked_for_the_path_and_its_query():
+    net = Network.from_objects(_cluster())
+    direct = request(net, "shop/client", "http://web.shop/cgi-bin/write?request_id=7#top")
+    routed = request(net, "shop/client", URL + "?page=2", host="shop.example")
+    assert direct.path == "/cgi-bin/write?request_id=7"  # a CGI script reads the query
+    assert routed.status == 200 and routed.path == "/?page=2"
+
+
 def _tools(net: Network, me: str) -> shell.Net:
     def get(url, host):
         answer = request(net, me, url, host)

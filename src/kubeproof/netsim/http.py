@@ -136,14 +136,16 @@ def request(net: Network, source: str | Pod, url: str, host: str | None = None) 
         entry = int(reached[0].rsplit(":", 1)[1].split("/", 1)[0])  # ns/pod:port/TCP
         return _traefik(net, pod, config, entry, parts.scheme, header, path, verdict)
     controller = controller_of(pod) if pod is not None else None
+    # the request line's target: the path and its query (a CGI script reads the query)
+    target = f"{path}?{parts.query}" if parts.query else path
     if controller is None:
-        return Answer(200, verdict, upstream=reached[0] if reached else None, path=path)
+        return Answer(200, verdict, upstream=reached[0] if reached else None, path=target)
     backend = ingress.route(served_ingresses(net, controller), header, path)
     if backend is None:
         step = f"ingress-nginx {pod.key}: no rule for host {header} path {path}: default backend"
         return Answer(404, verdict, nginx_page(404), [step])
     answer = _proxy(net, pod, backend, verdict)
-    answer.path = path  # what the backend is asked for
+    answer.path = target  # what the backend is asked for
     return answer
 
 
