@@ -73,7 +73,7 @@ def _claimed(base: Path, pod, source: dict, world) -> Path | None:
         return _node_path(base, pod, path)
     if "/" in pv_name or pv_name.startswith("."):
         raise ValueError(f"bad volume name {pv_name!r}")
-    return _made(base / "pv" / pv_name, None, 0o1777)
+    return _made(base / "pv" / pv_name, None, SHARED_MODE)
 
 
 def _node_path(base: Path, pod, path: str) -> Path:
@@ -83,12 +83,19 @@ def _node_path(base: Path, pod, path: str) -> Path:
     if not path.startswith("/") or not node or "/" in node or node.startswith("."):
         raise ValueError(f"bad hostPath {path!r} on node {node!r}")
     key = hashlib.sha256(os.path.normpath(path).encode()).hexdigest()[:24]
-    return _made(base / "hostpath" / node / key, None, 0o1777)
+    return _made(base / "hostpath" / node / key, None, SHARED_MODE)
+
+
+# Every pod's containers run as root on a node, so one pod may remove what another made
+# there (the local-path provisioner's teardown helper removes the directory its setup helper
+# made). Pods run as uids of their own here: a sticky directory (1777, as /tmp) kept the
+# teardown from removing the volume, and the claim's PersistentVolume was never deleted.
+SHARED_MODE = 0o777
 
 
 def _made(where: Path, uid: int | None, mode: int) -> Path:
     """The directory, made by us if it is not there (never through a link), handed to the
-    pod's uid (`uid`) or open to every pod (`mode` 1777, sticky as /tmp)."""
+    pod's uid (`uid`) or open to every pod (`mode` SHARED_MODE)."""
     where.parent.mkdir(parents=True, exist_ok=True)
     if not where.is_symlink() and not where.exists():
         where.mkdir()
