@@ -8,6 +8,7 @@ import pytest
 from kubeproof.generate.live.session import JudgeSession
 from kubeproof.generate.model import Operation, Stage, Tier
 from kubeproof.generate.task import generate
+from tests.generate.test_live import _mutants as _first_per_stage
 
 # an UPDATE, a DELETE by label, a question on a cluster-scoped kind and a command's change:
 # every stage a mutant of the new operations aims at, in ~12 answers that reach the cluster
@@ -18,13 +19,6 @@ SAMPLE = (
     ("deployment", Tier.advanced, Operation.command, 2),
 )
 QUESTION = SAMPLE[2]
-
-
-def _first_per_stage(task):
-    firsts = {}
-    for m in task.mutants:
-        firsts.setdefault(m.fails_at, m)
-    return list(firsts.values())
 
 
 @pytest.fixture(scope="module")
