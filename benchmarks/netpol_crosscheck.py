@@ -1,7 +1,10 @@
 """netsim's NetworkPolicy verdicts against an independent evaluator (cyclonus's matcher behind
 the apiserver's defaulting and validation, controlplane/netpolcheck) on seeded random cases:
 agreement, and every disagreement in a class that says whose semantics it is
-(docs/netsim.md, Cross-check). Builds the evaluator into the cache first if needed.
+(docs/netsim.md, Cross-check). Each case is judged twice by the engine: as written, and in
+its reading-neutral form (crosscheck/neutral.py: every NotIn said so that a missing key means
+the same to Kubernetes and to cyclonus), which is the headline agreement; netsim must give the
+same verdicts on both forms. Builds the evaluator into the cache first if needed.
 
     python benchmarks/netpol_crosscheck.py [--cases 5000] [--seed 1] [--json out.json]
 """
@@ -15,7 +18,14 @@ from rich.table import Table
 
 from kubeproof.netsim.crosscheck import engine
 from kubeproof.netsim.crosscheck.cases import cases as make_cases
-from kubeproof.netsim.crosscheck.compare import AGREE, DEVIATIONS, UNEXPLAINED, compare
+from kubeproof.netsim.crosscheck.compare import (
+    AGREE,
+    DEVIATIONS,
+    UNEXPLAINED,
+    compare,
+    netsim_verdicts,
+)
+from kubeproof.netsim.crosscheck.neutral import reading_neutral
 from report import publish
 
 BATCH = 500  # cases per engine process
@@ -32,6 +42,8 @@ def main() -> int:
     binary = engine.build()
     build_s = time.perf_counter() - started
     counts: Counter[str] = Counter()
+    written: Counter[str] = Counter()  # the engine on the cases as written
+    transform_differs = 0  # probes where netsim's verdict changes with the neutral form
     examples: dict[str, str] = {}
     allowed = probes = 0
     timings = Counter[str]()
@@ -40,9 +52,23 @@ def main() -> int:
         batch = make_cases(args.seed, min(BATCH, args.cases - first), start=first)
         timings["generate"] += time.perf_counter() - t
         t = time.perf_counter()
-        answers = engine.judge(binary, [c.engine_input() for c in batch])
+        neutral = [reading_neutral(c) for c in batch]
+        timings["generate"] += time.perf_counter() - t
+        t = time.perf_counter()
+        as_written = engine.judge(binary, [c.engine_input() for c in batch])
+        answers = engine.judge(binary, [c.engine_input() for c in neutral])
         timings["engine"] += time.perf_counter() - t
         t = time.perf_counter()
+        for case, neutral_case, written_answer in zip(batch, neutral, as_written, strict=True):
+            written.update(r.verdict for r in compare(case, written_answer))
+            transform_differs += sum(
+                a != b
+                for a, b in zip(
+                    netsim_verdicts(case),
+                    netsim_verdicts(neutral_case, neutral_case.objects()),
+                    strict=True,
+                )
+            )
         for case, answer in zip(batch, answers, strict=True):
             for result in compare(case, answer):
                 probes += 1
@@ -83,6 +109,11 @@ def main() -> int:
         "agreement_engine_deviations_set_aside": round(
             (counts[AGREE] + explained) / max(probes, 1), 6
         ),
+        "as_written": {
+            "agreement": round(written[AGREE] / max(probes, 1), 6),
+            "classes": dict(sorted(written.items())),
+        },
+        "neutral_form_changes_netsim": transform_differs,
         "disagreements": disagreements,
         "unexplained": counts[UNEXPLAINED],
         "classes": classes,
@@ -97,10 +128,14 @@ def main() -> int:
         table.add_row(c["class"], str(c["probes"]), c["whose"], c["explanation"])
     publish(table, result, args.json)
     print(
-        f"{args.cases} cases, {probes} probes: agreement {100 * result['agreement']:.3f} %, "
-        f"{disagreements} disagreements, {counts[UNEXPLAINED]} unexplained"
+        f"{args.cases} cases, {probes} probes: agreement {100 * result['agreement']:.3f} % "
+        f"(reading-neutral form), {disagreements} disagreements, "
+        f"{counts[UNEXPLAINED]} unexplained; as written "
+        f"{100 * result['as_written']['agreement']:.3f} % "
+        f"({written[UNEXPLAINED]} unexplained); the neutral form changed "
+        f"{transform_differs} of netsim's verdicts"
     )
-    return 1 if counts[UNEXPLAINED] else 0
+    return 1 if counts[UNEXPLAINED] or written[UNEXPLAINED] or transform_differs else 0
 
 
 if __name__ == "__main__":
