@@ -31,7 +31,7 @@ def selector_branches(selector: dict | None) -> list[dict | None]:
     if not notin:
         return [selector]
     others = [e for e in expressions if e["operator"] != "NotIn"]
-    branches = []
+    branches: list[dict | None] = []
     for choice in itertools.product((False, True), repeat=len(notin)):
         branch = copy.deepcopy(selector) or {}
         written = copy.deepcopy(others)
@@ -48,7 +48,7 @@ def selector_branches(selector: dict | None) -> list[dict | None]:
 
 def _peer_branches(peer: dict) -> list[dict]:
     pods = selector_branches(peer["podSelector"]) if peer.get("podSelector") else [None]
-    spaces = [None]
+    spaces: list[dict | None] = [None]
     if peer.get("namespaceSelector"):
         spaces = selector_branches(peer["namespaceSelector"])
     if pods == [None] and spaces == [None]:
