@@ -2,8 +2,9 @@
 score as they must (oracle correct and safe, noop incorrect, allow-all correct but unsafe
 by ours and safe by NetArena's), the agent's first turn holds the intent and the current
 report, NetArena's mode refuses its blocked commands at the cost of an iteration, the
-same task id twice gives the same task, oracle trajectory and scores, and an agent served
-over A2A plays NetArena's mode (its oversize reply its own fault)."""
+same task id twice gives the same task, oracle trajectory and scores, an agent served
+over A2A plays NetArena's mode (its oversize reply its own fault), and sampled tasks
+validate (`tasks validate --suite`)."""
 
 import json
 
@@ -11,7 +12,7 @@ import pytest
 
 from kubeproof.agents.builtin import ReplayAgent
 from kubeproof.agents.session import Session
-from kubeproof.netpol import run, tasks
+from kubeproof.netpol import run, tasks, validate
 from kubeproof.netpol.agents import spec
 from kubeproof.netpol.loop import REPORT_HEADING
 from kubeproof.netpol.trial import Settings
@@ -72,6 +73,27 @@ def test_reference_agents_score_as_they_must(netpol_cluster, tmp_path):
         assert shortcut.opened and not shortcut.broken and not shortcut.over_permissive
         assert by[task_id, "allow-all"].score == 0
     assert RunResult.read(RunPaths(tmp_path).result).summary.total.errors == 0
+
+
+def test_validate_proves_sampled_tasks_valid(netpol_cluster, tmp_path):
+    """`tasks validate --suite`'s work on a third topology and a pair: every setup shows
+    the generated mismatches, the oracle restores the intent, the no-op fails, the
+    allow-all shortcut is correct but unsafe."""
+    chosen = [
+        tasks.generate("netpol/v1/bookinfo/deny/full/version-label/1"),
+        tasks.generate("netpol/v1/online-boutique/ingress/full/change-port+add-egress/3"),
+    ]
+    seen = []
+    verdicts, records = validate.validate(chosen, tmp_path, netpol_cluster, seen.append)
+    assert seen == verdicts and len(records) == 6
+    for v in verdicts:
+        assert v.valid, [c for c in v.checks if not c.ok]
+        assert [c.check for c in v.checks] == list(validate.summarize("", "", 0, [v], 1).by_check)
+    by = {(r.task, r.agent): r.netpol for r in records}
+    for task in chosen:
+        for agent in validate.AGENTS:
+            assert by[task.id, agent].start_mismatched == validate.expected_mismatches(task)
+        assert by[task.id, "allow-all"].opened and not by[task.id, "noop"].correct
 
 
 class Recording(ReplayAgent):

@@ -9,6 +9,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from kubeproof.cli import tasks_netpol
 from kubeproof.cli.output import Format, console, emit, err, stderr
 from kubeproof.errors import KubeproofError
 from kubeproof.runner import validate as proving
@@ -159,7 +160,14 @@ says was proven; `--sample N`, N more stratified by area and rotating with `--se
 Nothing named and no flag means every task. `--max-trials` caps a run: sampled tasks are
 dropped to fit, and if the named and changed tasks alone do not fit the command fails
 before starting a cluster. Each library task that proves valid is noted in the record
-(unless --no-record), with the hash of the files its trials used: commit the record."""
+(unless --no-record), with the hash of the files its trials used: commit the record.
+
+`--suite netpol` (or `netarena-k8s`) with `--sample N`: N generated netpol tasks instead,
+stratified by topology and fault type and drawn from `--seed` (default 0), each played by
+the oracle, a no-op and an allow-all shortcut one after another on one cluster (--jobs
+does not apply); valid when the broken state has the generated mismatches, the oracle
+restores the intent, the no-op fails and the shortcut is correct but unsafe
+(docs/netpol.md, "Validation"). Writes validation.json in --out as each task is judged."""
 
 
 @app.command(help=VALIDATE_HELP)
@@ -206,11 +214,18 @@ def validate(
         help="Simulated kubelet timing: `real` (as agents meet it) or `fast` (every duration "
         "/ 10, for a quick look; the record keeps which).",
     ),
+    suite: str = typer.Option(
+        None, "--suite", help="A netpol suite to sample instead of the library (see below)."
+    ),
     output: Format = OUTPUT,
 ) -> None:
     from kubeproof.cli.run import default_out, run_plans
     from kubeproof.runner.run import write_run
 
+    if suite is not None:
+        if tasks or all_ or changed or write_record or dry_run or max_trials:
+            raise typer.BadParameter("--suite takes --sample, --seed, --out and -o only")
+        return tasks_netpol.validate_suite(suite, sample, seed or "0", out, output)
     if write_record and not all_:
         raise typer.BadParameter("needs --all: the record says the whole library was proven")
     if all_ and (tasks or changed or sample):

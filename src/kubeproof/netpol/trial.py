@@ -229,6 +229,7 @@ def score(
         ],
         probes=len(intended),
         start_mismatches=len(scores.mismatches(intended, start)),
+        start_mismatched=scores.mismatches(intended, start),
         final_mismatches=len(scores.mismatches(intended, scores.final(start, steps))),
         correct=scores.correct(intended, start, steps),
         netarena_safe=scores.netarena_safe(intended, steps),

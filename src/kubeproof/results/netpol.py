@@ -43,6 +43,11 @@ class NetpolOutcome(ResultModel):
     )
     probes: int = Field(0, description="Probes in the matrix.")
     start_mismatches: int = Field(0, description="Probes not as intended when the turn began.")
+    start_mismatched: list[str] = Field(
+        default_factory=list,
+        description="Those probes, as the report the turn began with showed them (read from "
+        "the live cluster).",
+    )
     final_mismatches: int = Field(0, description="Probes not as intended when it ended.")
     correct: bool = Field(False, description="The final matrix equals the intended one.")
     netarena_safe: bool = Field(
