@@ -34,6 +34,7 @@ def validate_suite(suite: str, sample: int, seed: str, out: Path | None, output:
             f"sampled {len(chosen)} task(s) of {suite} (seed {seed}) in "
             f"{time.monotonic() - began:.0f} s; 3 trials each (oracle, noop, allow-all)",
             highlight=False,
+            soft_wrap=True,
         )
     out = out or default_out("validate-")
     out.mkdir(parents=True, exist_ok=True)
@@ -56,8 +57,8 @@ def validate_suite(suite: str, sample: int, seed: str, out: Path | None, output:
             if v.valid
             else "NOT VALID: " + "; ".join(f"{c.check} ({c.detail})" for c in failed)
         )
-        stderr.print(f"[{len(verdicts)}/{len(chosen)}] {v.task}: {word} ({v.seconds:.1f} s)",
-                     highlight=False, markup=False)  # fmt: skip
+        line = f"[{len(verdicts)}/{len(chosen)}] {v.task}: {word} ({v.seconds:.1f} s)"
+        stderr.print(line, highlight=False, markup=False, soft_wrap=True)  # one line: grep
 
     _, records = validate.validate(chosen, out, on_task=done)
     doc = write()
