@@ -185,3 +185,28 @@ def test_after_run(tmp_path, run, capsys):
     assert f"report: {run / 'report' / 'index.html'}" in capsys.readouterr().err.replace("\n", "")
     assert after_run(tmp_path / "missing", warnings.append) is None
     assert "the HTML report was not written" in warnings[0]
+
+
+def test_alongside_and_parallel_pages(tmp_path, run, monkeypatch):
+    """The caller's work runs while the trial pages are written, once; each part's wall time
+    is said; pages written by forked workers taking jobs in turn equal those written in one
+    process."""
+    from kubeproof.report import pages
+
+    called: list[int] = []
+    phases: dict[str, float] = {}
+    one = build_report([run], tmp_path / "one", alongside=lambda: called.append(1), phases=phases)
+    assert called == [1]
+    assert set(phases) == {"site views", "trial pages (workers)", "other pages", "alongside"}
+    assert phases["trial pages (workers)"] >= phases["other pages"] + phases["alongside"]
+    monkeypatch.setattr(pages, "PARALLEL_FROM", 1)
+    monkeypatch.setattr(pages, "CHUNKS_PER_WORKER", 3)  # 12 trials: jobs of two pages
+    monkeypatch.setattr(pages.os, "cpu_count", lambda: 2)
+    forked = build_report([run], tmp_path / "forked", alongside=lambda: called.append(2))
+    assert called == [1, 2]
+    written = sorted(p.name for p in (forked.parent / "trials").iterdir())
+    assert written == sorted(p.name for p in (one.parent / "trials").iterdir())
+    for name in written:
+        assert (forked.parent / "trials" / name).read_bytes() == (
+            one.parent / "trials" / name
+        ).read_bytes()

@@ -201,6 +201,7 @@ def _turn(raw: dict) -> TurnView:
 _NAMES = TrialPaths(Path())
 EVIDENCE, TRAJECTORY, TURNS = _NAMES.evidence.name, _NAMES.trajectory.name, _NAMES.turns.name
 VERIFIER_LOG, ERROR_LOG = _NAMES.verifier_log.name, _NAMES.error_log.name
+_NAMES_READ = (EVIDENCE, TRAJECTORY, TURNS, VERIFIER_LOG, ERROR_LOG)
 
 
 def load_detail(trial_dir: Path, collateral: list[int], fingerprint: str | None) -> Detail:
@@ -208,23 +209,27 @@ def load_detail(trial_dir: Path, collateral: list[int], fingerprint: str | None)
     chain = ChainStatus()
     risks: dict[int, dict] = {}
     with ExitStack() as opened:
-        # the trial's directory opened once: each of its files is then one openat
-        # (O_NOFOLLOW), not a walk of the whole path per file
+        # the trial's directory opened once and listed once: each of its files is then one
+        # openat (O_NOFOLLOW), not a walk of the whole path per file, and a file it does
+        # not hold (most trials have no turns, error.log or chain) is not looked up at all
         try:
             root: Path | int = opened.enter_context(hostile.directory(Path(trial_dir)))
-        except OSError:  # gone, or not a directory: each read below says so, as before
-            root = Path(trial_dir)
-        if hostile.lexists(root, EVIDENCE):
+            present = set(hostile.list_dir(root))
+        except (OSError, hostile.HostileInput):  # gone, not a directory, or too many
+            root, present = Path(trial_dir), set(_NAMES_READ)  # each read below says why
+            if not hostile.lexists(root, EVIDENCE):
+                present.discard(EVIDENCE)
+        if EVIDENCE in present:
             evidence = TrialPaths(Path(trial_dir)).evidence
             if evidence.is_dir() and not evidence.is_symlink():
                 chain = chain_status(evidence, fingerprint)
                 risks = _risks(evidence)
             else:
                 chain = ChainStatus(present=True, problems=["evidence is not a directory"])
-        steps = _lines(root, TRAJECTORY, problems)
-        turns = _lines(root, TURNS, problems)
-        verifier_log = _log(root, VERIFIER_LOG, problems)
-        error_log = _log(root, ERROR_LOG, problems)
+        steps = _lines(root, TRAJECTORY, problems) if TRAJECTORY in present else []
+        turns = _lines(root, TURNS, problems) if TURNS in present else []
+        verifier_log = _log(root, VERIFIER_LOG, problems) if VERIFIER_LOG in present else None
+        error_log = _log(root, ERROR_LOG, problems) if ERROR_LOG in present else None
     return Detail(
         steps=[_step(s, collateral, risks) for s in steps],
         turns=[_turn(t) for t in turns],

@@ -11,8 +11,9 @@ import gc
 import multiprocessing
 import os
 import shutil
+import time
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from functools import cache
@@ -161,10 +162,17 @@ def _trial_chunk(first: int, last: int) -> None:
             )
             # written by name in the trials/ directory held open (no path walked per page)
             fd = os.open(f"{trial.id}.html", _PAGE_FLAGS, 0o644, dir_fd=pages)
-            with open(fd, "w", encoding="utf-8") as fh:
-                fh.write(page)
+            try:
+                data = memoryview(page.encode())
+                while data:  # os.write may write less than asked
+                    data = data[os.write(fd, data) :]
+            finally:
+                os.close(fd)
     finally:
         os.close(pages)
+
+
+CHUNKS_PER_WORKER = 8  # small jobs: a worker that was slowed (by the caller's work) takes fewer
 
 
 @contextmanager
@@ -181,7 +189,10 @@ def _trial_pages(site: Site, out: Path) -> Iterator[None]:
             _trial_chunk(0, len(site.trials))
             yield
             return
-        step = -(-len(site.trials) // workers)
+        # jobs of a few hundred pages, taken in turn: the caller's process competes with the
+        # workers for the cores while it writes the other pages, so equal shares fixed
+        # up front would leave a core idle at the end while one worker finishes its share
+        step = -(-len(site.trials) // (workers * CHUNKS_PER_WORKER))
         environment().get_template("trial.html.j2")  # compiled here once, not in each worker
         # the site is built: move it out of the collector's generations, so that neither
         # this process nor the workers it forks scan it again at every full collection
@@ -224,12 +235,41 @@ def prepare(out: Path) -> None:
     (out / MARKER).write_text("written by kubeproof report; its pages are replaced each time\n")
 
 
-def write_site(site: Site, out: Path) -> Path:
-    """Every page of the report into `out`; returns index.html."""
+def write_site(
+    site: Site,
+    out: Path,
+    alongside: Callable[[], object] | None = None,
+    phases: dict[str, float] | None = None,
+) -> Path:
+    """Every page of the report into `out`; returns index.html. `alongside`: work of the
+    caller's to do while the trial pages' workers run (the run's database rows, say), in
+    this process after the other pages. `phases`: filled with the wall seconds of each part
+    (docs/results.md, "Size")."""
+    clock = Clock(phases)
     prepare(out)
-    with _trial_pages(site, out):
-        _other_pages(site, out)
+    with clock("trial pages (workers)"), _trial_pages(site, out):
+        with clock("other pages"):
+            _other_pages(site, out)
+        if alongside is not None:
+            with clock("alongside"):
+                alongside()
     return out / "index.html"
+
+
+class Clock:
+    """Wall seconds of named parts into `phases` (nothing when None)."""
+
+    def __init__(self, phases: dict[str, float] | None):
+        self.phases = phases
+
+    @contextmanager
+    def __call__(self, name: str) -> Iterator[None]:
+        start = time.monotonic()
+        try:
+            yield
+        finally:
+            if self.phases is not None:
+                self.phases[name] = self.phases.get(name, 0.0) + time.monotonic() - start
 
 
 def _other_pages(site: Site, out: Path) -> None:
