@@ -14,7 +14,7 @@ from kubeproof.generate import trials
 from kubeproof.generate.judge_cache import JudgeCache
 from kubeproof.generate.live.judge import LiveJudgement
 from kubeproof.generate.llm_judge import REPLY_LIMIT, LLMJudge, parse_reply, stage_lines
-from kubeproof.generate.model import Stage, Tier
+from kubeproof.generate.model import Operation, Stage, Tier
 from kubeproof.generate.offline import StageResult
 from kubeproof.generate.task import generate
 from kubeproof.results import TrialResult, Weights
@@ -169,3 +169,23 @@ def test_tu_enters_p_only_when_present_and_never_changes_the_verdict(tmp_path):
         record = TrialResult(task=TASK.id, agent="oracle")
         trials._verdict(record, judgement, plan, harsh)  # quality 0 passes a strict pass
         assert (record.verdict, record.score) == (verdict, int(verdict == "resolved"))
+
+
+def test_a_command_answer_is_judged_as_a_command():
+    """A COMMAND answer's stages say what they mean for a command (S0 found one command,
+    S2 ran it), and the judge is told it reviews a kubectl command, not a manifest."""
+    task = generate("deployment", Tier.advanced, 3, Operation.command)
+    assert task.answer_format == "command"
+    with FakeLLM([{"content": json.dumps(GOOD)}]) as model:
+        judged = judge_at(model.url, None)(task, f"`{task.reference.strip()}`", PASSED)
+        [request] = model.requests
+    assert judged.outcome.status == "judged"
+    system, user = (m["content"] for m in request["body"]["messages"])
+    assert system.startswith("You review a kubectl command ")
+    assert "S0 (one kubectl command found" in user and "S2 (the command ran" in user
+    assert "manifests found" not in user
+    assert "S0 (the manifests found" in stage_lines(PASSED)
+    with FakeLLM([]) as model:
+        failed = [StageResult(stage=Stage.s0_extract, passed=False, reason="not_kubectl: sudo")]
+        skipped = judge_at(model.url, None)(task, "sudo kubectl", failed)
+    assert skipped.outcome.reason == "not judged: the answer failed S0, it has no kubectl command"

@@ -26,7 +26,7 @@ from kubeproof.generate.single_shot import model_chat
 from kubeproof.hostile import HostileInput, loads_json
 from kubeproof.results.generate import JudgeFlag, JudgeOutcome
 
-PROMPT_VERSION = "v1"  # bump on any change to SYSTEM or to what `messages` shows
+PROMPT_VERSION = "v2"  # bump on any change to SYSTEM or to what `messages` shows
 REPLY_LIMIT = 16 * 1024  # characters: a verdict is a few hundred
 ANSWER_SHOWN = 24_000  # characters of the answer the judge reads (S0 allows 256 KiB)
 REASON_SHOWN = 400  # characters of each stage's reason
@@ -50,8 +50,17 @@ STAGES = {
     Stage.s3_objects: "every expected object exists and nothing else was created",
     Stage.s4_checks: "typed checks on the stored objects and permission matrices",
 }
+# a COMMAND answer's stages mean other things (docs/generate-operations.md, COMMAND)
+COMMAND_STAGES = {
+    Stage.s0_extract: "one kubectl command found, single-line, no shell syntax or forbidden flag",
+    Stage.s1_schema: "a command has no schema",
+    Stage.s2_apply: "the command ran with stock kubectl as the evaluation identity",
+    Stage.s3_objects: "what it created, changed and deleted is what was asked, and nothing else",
+    Stage.s4_checks: "typed checks on the live objects, and a question's printed output",
+}
+WHAT = {"manifest": "a Kubernetes manifest", "command": "a kubectl command"}
 SYSTEM = (
-    "You review a Kubernetes manifest that an engineer wrote for an operator's request. "
+    "You review {what} that an engineer wrote for an operator's request. "
     "Automatic stages have already run on a live cluster; their results are given and are "
     "final, so do not judge again what they decided. Judge what they cannot see: whether "
     "the answer covers every requirement of the request, adds nothing that was not asked, "
@@ -113,11 +122,12 @@ def parse_reply(text: str) -> Verdict:
         raise JudgeReplyError(f"the reply is not the verdict asked for: {wrong}") from None
 
 
-def stage_lines(stages: list[StageResult]) -> str:
-    """The stage results as the judge reads them (and as the cache key hashes them)."""
+def stage_lines(stages: list[StageResult], answer_format: str = "manifest") -> str:
+    """The stage results as the judge reads them (and as the cache key hashes them), each
+    with what it means for the answer's format."""
     ran = {s.stage: s for s in stages}
     lines = []
-    for stage, meaning in STAGES.items():
+    for stage, meaning in (COMMAND_STAGES if answer_format == "command" else STAGES).items():
         s = ran.get(stage)
         if s is None:
             lines.append(f"{stage} ({meaning}): not run, an earlier stage failed")
@@ -140,7 +150,8 @@ def messages(task: GeneratedTask, answer: str, stages: str) -> list[dict]:
         f"Automatic stages (final):\n{stages}\n\n"
         "Your verdict, as one JSON object:"
     )
-    return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": request}]
+    system = SYSTEM.replace("{what}", WHAT[task.answer_format], 1)
+    return [{"role": "system", "content": system}, {"role": "user", "content": request}]
 
 
 @dataclass
@@ -172,9 +183,10 @@ class LLMJudge:
         """The verdict on one answer; never raises (a failure is the outcome's status)."""
         outcome = JudgeOutcome(judge=self.id, prompt_version=PROMPT_VERSION)
         if not any(s.stage == Stage.s0_extract and s.passed for s in stages):
-            outcome.reason = "not judged: the answer failed S0, there are no manifests"
+            none = "no kubectl command" if task.answer_format == "command" else "no manifests"
+            outcome.reason = f"not judged: the answer failed S0, it has {none}"
             return Judged(outcome)
-        shown = stage_lines(stages)
+        shown = stage_lines(stages, task.answer_format)
         outcome.key = key(store.digest(task), answer, shown, self.id, PROMPT_VERSION)
         if self.cache is not None and (hit := self.cache.get(outcome.key)) is not None:
             return Judged(hit.model_copy(update=_NOT_ASKED | {"cached": True}))
