@@ -46,6 +46,15 @@ def test_order_visits_every_stratum_before_any_twice():
     assert order != sample._order(all_strata, Random("y"))
 
 
+def test_tasks_run_grouped_by_topology_in_the_samples_order():
+    chosen = sample.sample("netpol", 4, "5")
+    ordered = validate.run_order(chosen)
+    assert sorted(ordered, key=lambda t: t.id) == sorted(chosen, key=lambda t: t.id)
+    assert [t.topology for t in ordered] == sorted(t.topology for t in chosen)
+    first, *_, last = chosen  # the sample's first and fourth share a topology
+    assert [t for t in ordered if t.topology == first.topology] == [first, last]
+
+
 def test_unknown_suite():
     with pytest.raises(KeyError, match="no netpol suite"):
         sample.strata("kubebench-810")

@@ -188,6 +188,13 @@ def judge(task: tasks.Task, records: dict[str, TrialResult], seconds: float) -> 
     )
 
 
+def run_order(chosen: list[tasks.Task]) -> list[tasks.Task]:
+    """The tasks grouped by topology, variant and profile, each group in the sample's order:
+    a task after one of another topology has the cluster replace every Deployment and start
+    every pod again, one of the same topology mostly only its policies."""
+    return sorted(chosen, key=lambda t: (t.topology, t.variant, t.profile))
+
+
 def validate(
     chosen: list[tasks.Task],
     out: Path,
@@ -196,14 +203,14 @@ def validate(
 ) -> tuple[list[TaskVerdict], list[TrialResult]]:
     """Each task's three trials on `cluster` (else one started and stopped here), each
     run again up to RETRIES times if it errs, judged as soon as they are in; the verdicts
-    in task order and every trial's record."""
+    in the order run (run_order) and every trial's record."""
     specs = [agents.spec(a) for a in AGENTS]
     own = cluster is None
     cluster = cluster or run.start_cluster()
     verdicts: list[TaskVerdict] = []
     records: list[TrialResult] = []
     try:
-        for task in chosen:
+        for task in run_order(chosen):
             began = time.monotonic()
             mine = {}
             for spec in specs:
