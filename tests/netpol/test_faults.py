@@ -102,7 +102,11 @@ def test_fault_breaks_and_its_inverse_restores(kind):
     # the same fix as kubectl commands
     replayed = dict(by_ref)
     for command in task.fix.commands:
-        words = shlex.split(command)
+        patch, _, wait = command.partition(" && ")
+        words = shlex.split(patch)
+        if wait:  # a Deployment's patch waits for its rollout
+            assert words[1:4] == ["patch", "deployment", words[3]], command
+            assert shlex.split(wait)[:6] == ["kubectl", "rollout", "status", *words[2:4], "-n"]
         ns = words[words.index("-n") + 1] if "-n" in words else ""
         target = next(
             k

@@ -1,6 +1,7 @@
 """A fault's inverse, the oracle's fix: the objects to put back as the baseline had them and
 the objects the faults created, as data and as the kubectl commands that make it so (JSON
-patches, which NetArena's rules ask for, and deletes)."""
+patches, which NetArena's rules ask for, and deletes; a Deployment's patch waits for its
+rollout)."""
 
 import copy
 import json
@@ -15,6 +16,11 @@ RESOURCES = {
     "Namespace": "namespace",
 }
 
+# a patched Deployment's pods are replaced by a rollout: until it is done the old pods still
+# answer the probes, so its fix waits for it (within operator mode's 60 s command timeout;
+# NetArena's mode stops the wait at 10 s, the patch made either way)
+ROLLOUT = "50s"
+
 
 class ObjectRef(BaseModel):
     kind: str
@@ -25,7 +31,10 @@ class ObjectRef(BaseModel):
 class Fix(BaseModel):
     restore: list[dict] = Field(description="Objects to put back as the baseline had them.")
     delete: list[ObjectRef] = Field(description="Objects the faults created.")
-    commands: list[str] = Field(description="The same as kubectl commands, in order.")
+    commands: list[str] = Field(
+        description="The same as kubectl commands, in order, one per object (a Deployment's "
+        "patch followed by `kubectl rollout status`)."
+    )
 
 
 def _escape(key: str) -> str:
@@ -77,7 +86,10 @@ def fix(baseline: Objects, broken: Objects) -> Fix:
         elif original != obj:
             restore.append(copy.deepcopy(original))
             ops = json.dumps(json_patch(obj, original), separators=(",", ":"))
-            commands.append(f"kubectl patch {_target(obj)} --type=json -p '{ops}'")
+            command = f"kubectl patch {_target(obj)} --type=json -p '{ops}'"
+            if obj["kind"] == "Deployment":  # the report after it must see the new pods
+                command += f" && kubectl rollout status {_target(obj)} --timeout={ROLLOUT}"
+            commands.append(command)
     missing = [o for k, o in baseline.items() if k not in broken]
     if missing:
         raise ValueError("a fault deleted objects; the inverse of a delete is not written yet")
