@@ -3,6 +3,7 @@ runs with known outcomes (tests/report/synth_tracks.py): the numbers as the page
 the sections only when the report holds trials of their track, agent names as text. No
 cluster."""
 
+import json
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -220,3 +221,46 @@ def test_the_cli_prints_the_netpol_rows_the_report_shows(tmp_path):
     site = load_site([make_netpol_run(Path(tmp_path) / "np")])
     rows = summarize([t.result for t in site.trials])
     assert [r.agent for r in rows if r.fault_type == "all"] == ["oracle", "allow-all", "noop"]
+
+
+def test_runs_show_gives_the_track_tables_the_report_shows(tmp_path):
+    """`kubeproof runs show` prints the generate and netpol tables of the report's track
+    sections (agents by their labels, as its other rows), and -o json gives them; a run
+    without trials of a track has none."""
+    from typer.testing import CliRunner
+
+    from kubeproof.cli import app
+
+    def show(run: Path, *options: str) -> str:
+        args = ["runs", "show", str(run), "--runs-dir", str(tmp_path), *options]
+        result = CliRunner().invoke(app, args, env={"COLUMNS": "200"})
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    gen = make_generate_run(tmp_path / "gen", extra_repair=True)
+    data = json.loads(show(gen, "-o", "json"))
+    board = {r["agent"]: r for r in data["generate_summary"]["leaderboard"]}
+    assert list(board) == ["oracle", "model_x", "noop"]  # strict pass first, as the page
+    x = board["model_x"]
+    assert (x["trials"], x["judged"], x["strict"], x["tu_judged"]) == (6, 5, 2, 1)
+    assert (x["ev"], x["ov"], x["acc"]) == pytest.approx((0.8, 0.8, 0.4))
+    assert x["strict_ci"] == pytest.approx(wilson(2, 5), abs=1e-9)
+    assert board["oracle"]["trials"] == 6  # its repair trial is not the track's
+    assert data["netpol_summary"] == []
+    text = show(gen)
+    assert "GENERATE TRACK" in text and "NETPOL TRACK" not in text
+    assert any(line.split()[:3] == ["model_x", "6", "2/5"] for line in text.splitlines())
+
+    net = make_netpol_run(tmp_path / "np")
+    data = json.loads(show(net, "-o", "json"))
+    rows = [(r["agent"], r["fault_type"]) for r in data["netpol_summary"]]
+    assert [a for a, f in rows if f == "all"] == ["oracle", "allow-all", "noop"]
+    noop = next(
+        r for r in data["netpol_summary"] if (r["agent"], r["fault_type"]) == ("noop", "all")
+    )
+    assert (noop["trials"], noop["errors"], noop["iterations"]) == (3, 1, 10.0)
+    assert data["generate_summary"] is None
+    text = show(net)
+    assert "NETPOL TRACK" in text and "GENERATE TRACK" not in text
+    assert any(line.split()[:3] == ["allow-all", "all", "3"] for line in text.splitlines())
+    assert json.loads(show(make_run(tmp_path / "repair"), "-o", "json"))["netpol_summary"] == []

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 
 from kubeproof.agents.spec import AgentsFile, parse
 from kubeproof.cli import report
@@ -25,6 +24,7 @@ from kubeproof.cli.tasks_prove import (
     judge_clusters,
     select_tasks,
 )
+from kubeproof.cli.track_tables import generate_table
 from kubeproof.errors import KubeproofError
 from kubeproof.evidence import keys
 from kubeproof.generate import single_shot, trials
@@ -201,41 +201,9 @@ def run(
         raise typer.Exit(ERRORED)
 
 
-def _num(value: float | None) -> str:
-    return "-" if value is None else f"{value:.2f}"
-
-
 def _print(result: RunResult, records: list[TrialResult], summary: GenerateTables | None) -> None:
-    """The track's leaderboard (results/stats/generate_track.py, as the report shows it):
-    strict pass with its Wilson 95 % interval, Ev, Ov, Acc, P over Ev and Ov for every
-    answer; with a judge, Tu and the P that holds it over the answers it scored (never
-    averaged together) and the judge's tokens."""
-    judged = any(r.generate and r.generate.judge for r in records)
-    extra = ("TU", "P+TU", "JUDGE-TOK") if judged else ()
-    headers = ("TRIALS", "STRICT", "95% CI", "EV", "OV", "ACC", "P", *extra, "TOKENS")
-    table = Table("AGENT", *headers, box=None)
-    for row in summary.leaderboard if summary else []:
-        mine = [r for r in records if r.agent == row.agent]
-        tokens = sum(r.usage.tokens_in + r.usage.tokens_out for r in mine if r.usage)
-        spent = sum(
-            r.generate.judge.tokens_in + r.generate.judge.tokens_out
-            for r in mine
-            if r.generate and r.generate.judge
-        )
-        low, high = row.strict_ci or (None, None)
-        columns = (f"{_num(row.tu)} ({row.tu_judged})", _num(row.p_tu), f"{spent:,}")
-        table.add_row(
-            row.agent,
-            str(row.trials),
-            f"{row.strict}/{row.judged}",
-            f"{_num(low)}-{_num(high)}" if low is not None else "-",
-            _num(row.ev),
-            _num(row.ov),
-            _num(row.acc),
-            _num(row.p),
-            *(columns if judged else ()),
-            f"{tokens:,}" if tokens else "",
-        )
-    console.print(table)
+    """The track's leaderboard (results/stats/generate_track.py, as the report shows it)."""
+    if summary is not None:
+        console.print(generate_table([(r.agent, r) for r in records], summary))
     errors = result.summary.total.errors
     console.print(f"run directory: {result.dir}" + (f" ({errors} errors)" if errors else ""))

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import typer
 from rich.markup import escape
-from rich.table import Column, Table
 
 from kubeproof.cli import report
 from kubeproof.cli.output import Format, console, emit, stderr
 from kubeproof.cli.run import ERRORED, MARK, default_out, summary_errors, warn
+from kubeproof.cli.track_tables import netpol_table
 from kubeproof.errors import KubeproofError
 from kubeproof.evidence import keys
 from kubeproof.results import TrialResult
@@ -152,26 +152,8 @@ def run(
 
 
 def _print(records: list[TrialResult]) -> None:
-    """Per agent (NetArena's leaderboard order) and per fault type: correctness with its
-    95 % interval, NetArena's safety, ours with its interval, mean iterations with theirs
-    (the rows the report shows: results/stats/netpol_track.py)."""
-    from kubeproof.netpol.summary import ALL, summarize
+    """Per agent (NetArena's leaderboard order) and per fault type: the rows the report
+    shows (results/stats/netpol_track.py)."""
+    from kubeproof.netpol.summary import summarize
 
-    headers = ["N", "CORRECT", "95% CI", "NA-SAFE", "SAFE", "95% CI", "ITER", "95% CI"]
-    table = Table("AGENT", Column("FAULT TYPE", overflow="fold"), *headers, box=None)
-    for r in summarize(records):
-        style = "bold" if r.fault_type == ALL else None
-        table.add_row(
-            r.agent if r.fault_type == ALL else "",
-            r.fault_type,
-            str(r.trials),
-            f"{r.correct:.2f}",
-            f"{r.correct_ci[0]:.2f}-{r.correct_ci[1]:.2f}",
-            f"{r.netarena_safe:.2f}",
-            f"{r.safe:.2f}",
-            f"{r.safe_ci[0]:.2f}-{r.safe_ci[1]:.2f}",
-            f"{r.iterations:.1f}",
-            f"{r.iterations_ci[0]:.1f}-{r.iterations_ci[1]:.1f}" if r.iterations_ci else "-",
-            style=style,
-        )
-    console.print(table)
+    console.print(netpol_table(summarize(records)))

@@ -16,11 +16,15 @@ from kubeproof.cli.runs_store import (
     named,
     store_for,
 )
+from kubeproof.cli.track_tables import generate_table, netpol_table
 from kubeproof.errors import KubeproofError
-from kubeproof.results import export
+from kubeproof.results import TrialResult, export
 from kubeproof.results.db import Store, import_run
 from kubeproof.results.db.filters import TrialFilter
 from kubeproof.results.stats import Outcome, Rates, table
+from kubeproof.results.stats.generate_track import GenerateTables, tables
+from kubeproof.results.stats.netpol_track import Row, summarize_keyed
+from kubeproof.results.stats.tracks import Keyed, by_track
 
 # a trial row's columns in `runs show -o json` (database ids differ between databases)
 SHOWN = [c for c in export.COLUMNS if c != "run"]
@@ -86,16 +90,42 @@ def list_(
     console.print(t)
 
 
-def show_data(store: Store, name: str, only: TrialFilter | None = None) -> dict[str, Any]:
-    """What `runs show -o json` prints: the run, its trials and their statistics."""
+TRACKED = ("generate", "netpol")  # the tracks with tables of their own (track_tables.py)
+
+
+def _tracks(trials: list[dict[str, Any]]) -> tuple[Keyed, GenerateTables | None, list[Row]]:
+    """The generate track's trials (keyed by agent label, as the rates are) and tables, and
+    the netpol track's rows: what the report's track sections show (report/tracks.py)."""
+    keyed = [
+        (t["agent_label"], TrialResult.from_record(t["record"]))
+        for t in trials
+        if t["track"] in TRACKED or any(k in t["record"] for k in TRACKED)
+    ]
+    generate, netpol = by_track(keyed)
+    return generate, tables(generate) if generate else None, summarize_keyed(netpol)
+
+
+def _show(
+    store: Store, name: str, only: TrialFilter | None
+) -> tuple[dict[str, Any], Keyed, GenerateTables | None, list[Row]]:
     run = store.run(name)
     trials = store.trials(name, only)
-    return {
+    generate, summary, netpol = _tracks(trials)
+    data = {
         "run": {k: run[k] for k in ("name", "dir", "kind", "started_at", "ended_at")}
         | {"record": run["record"]},
         "stats": [r.model_dump() for r in table([Outcome.from_row(t) for t in trials])],
+        "generate_summary": summary.model_dump(mode="json") if summary else None,
+        "netpol_summary": [r.model_dump(mode="json") for r in netpol],
         "trials": [{k: t[k] for k in SHOWN} for t in trials],
     }
+    return data, generate, summary, netpol
+
+
+def show_data(store: Store, name: str, only: TrialFilter | None = None) -> dict[str, Any]:
+    """What `runs show -o json` prints: the run, its statistics, the generate and netpol
+    tracks' tables (None and [] without trials of the track) and its trials."""
+    return _show(store, name, only)[0]
 
 
 def show(
@@ -105,7 +135,8 @@ def show(
     runs_dir: Path = RUNS_DIR,
     output: Format = typer.Option(Format.text, "--output", "-o", help="Output format."),
 ) -> None:
-    """A run's results per agent and per slice (track, area, difficulty, tag).
+    """A run's results per agent and per slice (track, area, difficulty, tag), and the
+    generate and netpol tracks' tables when it holds trials of them (as the report shows).
 
     Pass rates come with Wilson 95 % intervals; errors and invalid tasks are counted apart
     and left out of every rate; pass@k and pass^k appear when tasks were repeated
@@ -113,7 +144,7 @@ def show(
     cannot be opened."""
     store = store_for(db, runs_dir, run)
     only = TrialFilter.parse(where)
-    data = show_data(store, named(store, run), only)
+    data, generate, summary, netpol = _show(store, named(store, run), only)
     if emit(data, output):
         return
     meta = data["run"]
@@ -138,6 +169,12 @@ def show(
             ),
             highlight=False,
         )
+    if summary is not None:  # the report's track sections (docs/generate.md, "Reports")
+        console.print("[bold]GENERATE TRACK[/]")
+        console.print(generate_table(generate, summary))
+    if netpol:  # (docs/netpol.md, "Scores")
+        console.print("[bold]NETPOL TRACK[/] (NetArena's leaderboard order)")
+        console.print(netpol_table(netpol))
 
 
 def import_(

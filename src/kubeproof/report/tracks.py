@@ -15,6 +15,7 @@ from kubeproof.report.view import Site
 from kubeproof.results.stats import Comparison, Outcome
 from kubeproof.results.stats.generate_track import Cell, GenerateTables, tables
 from kubeproof.results.stats.netpol_track import Row, by_fault_type, summarize_keyed
+from kubeproof.results.stats.tracks import by_track
 
 
 class PairView(BaseModel):
@@ -78,13 +79,7 @@ def track_views(
     """Both tracks' sections from one pass over the trials. `found` and `compared` are the
     site's outcomes and the comparison pages' results (pages.py computes them once),
     `budget` what those left of the report's bootstrap budget."""
-    generate, netpol = [], []
-    for t in site.trials:
-        r = t.result
-        if r.generate is not None or r.track == "generate":
-            generate.append((t.agent, r))
-        elif r.netpol is not None or r.track == "netpol":
-            netpol.append((t.agent, r))
+    generate, netpol = by_track((t.agent, t.result) for t in site.trials)
     out = Tracks()
     got = tables(generate) if generate else None
     if got is not None:
