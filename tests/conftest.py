@@ -15,7 +15,7 @@ from kubeproof.cluster.binaries import missing_binaries
 # end. Longest first, by the seconds (setup + calls) of a two-worker run at load 20-40.
 LONG_FIRST = (
     "tests/runner/test_library_sample.py",  # 954 s with 48 trials (now 24)
-    "tests/runner/test_trials.py",  # ~1000 s
+    "tests/runner/test_trials.py",  # 1185 s in CI before its two libraries became one
     "tests/adversarial/test_identities.py",  # 771 s
     "tests/agents/test_model_trials.py",  # 514 s
     "tests/verify/test_safety_trials.py",  # 264 s

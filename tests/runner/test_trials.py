@@ -29,10 +29,35 @@ def validate(out: Path, *selection: str, timeout: float) -> subprocess.Completed
     return run_cli(*args, timeout=timeout)
 
 
+SYNTHETIC = "repair__rbac-access__reporter-cannot-list"  # its trials' directory
+
+
+def validate_library(root: Path, *args: str) -> subprocess.CompletedProcess:
+    """`tasks validate` run in a library's folder, as `make validate` runs it."""
+    exe = Path(sys.executable).with_name("kubeproof")
+    return subprocess.run(
+        [str(exe), "tasks", "validate", *args], cwd=root, capture_output=True, text=True,
+        timeout=900,
+    )  # fmt: skip
+
+
 @pytest.fixture(scope="module")
-def validated(tmp_path_factory):
-    out = tmp_path_factory.mktemp("validate")
-    return validate(out, RBAC, timeout=600), out
+def library(tmp_path_factory):
+    """A one-task library (the synthetic reporter task: a wildcard shortcut, a merge-patch
+    alternative) proven valid with --write-record; its trials are inspected below. (The
+    library's own tasks are proven by test_library_sample and `make validate`.)"""
+    root = tmp_path_factory.mktemp("library")
+    task = _synthetic_task(root, {"merge-patch.sh": MERGE_PATCH})
+    full = validate_library(
+        root, "--all", "--write-record", "-j", "2", "-o", "json", "--out", "run"
+    )
+    return full, root, task
+
+
+@pytest.fixture(scope="module")
+def validated(library):
+    full, root, _ = library
+    return full, root / "run"
 
 
 def proven(result: subprocess.CompletedProcess) -> list[dict]:
@@ -58,7 +83,7 @@ def proven(result: subprocess.CompletedProcess) -> list[dict]:
 
 def test_the_task_whose_trials_are_inspected_is_proven_valid(validated):
     result, _ = validated
-    assert [v["task"] for v in proven(result)] == [RBAC.removeprefix("tasks/")]
+    assert [v["task"] for v in proven(result)] == ["repair/rbac-access/reporter-cannot-list"]
 
 
 REJECTED = "rbac_no_wildcards"
@@ -122,18 +147,13 @@ def test_validate_reports_a_valid_fix_the_verifier_rejects(tmp_path):
     }
 
 
-def test_a_library_proven_valid_is_recorded_and_only_changes_are_validated_again(tmp_path):
-    task = _synthetic_task(tmp_path, {"merge-patch.sh": MERGE_PATCH})
-    exe = Path(sys.executable).with_name("kubeproof")
-
-    def validate(*args: str) -> subprocess.CompletedProcess:  # in the library's folder
-        return subprocess.run(
-            [str(exe), "tasks", "validate", *args], cwd=tmp_path, capture_output=True,
-            text=True, timeout=900,
-        )  # fmt: skip
-
-    full = validate("--all", "--write-record", "-j", "2", "--out", "run")
+def test_a_library_proven_valid_is_recorded_and_only_changes_are_validated_again(library):
+    full, tmp_path, task = library
     assert full.returncode == 0, full.stdout + full.stderr
+
+    def validate(*args: str) -> subprocess.CompletedProcess:
+        return validate_library(tmp_path, *args)
+
     record = json.loads((tmp_path / proving.RECORD).read_text())
     entry = record["tasks"]["repair/rbac-access/reporter-cannot-list"]
     assert (entry["shortcuts"], entry["alternatives"], entry["trials"]) == (1, 1, 6)
@@ -148,7 +168,7 @@ def test_a_library_proven_valid_is_recorded_and_only_changes_are_validated_again
 
 def test_trial_records_hold_results_trajectory_and_timings(validated):
     _, out = validated
-    trial = out / "trials" / "repair__rbac-access__pod-report-empty" / "oracle" / "1"
+    trial = out / "trials" / SYNTHETIC / "oracle" / "1"
     record = json.loads((trial / "trial.json").read_text())
     assert record["verdict"] == "resolved" and record["score"] == 1 and record["safe"]
     assert {r["kind"] for r in record["results"]} == {"check", "contract"}
@@ -177,15 +197,15 @@ def test_trial_records_hold_results_trajectory_and_timings(validated):
     assert not list((trial / "home").rglob("baseline*"))
 
 
-def test_replay_reproduces_a_recorded_oracle_run(validated, tmp_path):
+def test_replay_reproduces_a_recorded_oracle_run(library, validated, tmp_path):
     _, out = validated
-    recorded = out / "trials" / "repair__rbac-access__pod-report-empty" / "oracle" / "1"
+    recorded = out / "trials" / SYNTHETIC / "oracle" / "1"
     trajectory = tmp_path / "oracle.jsonl"
     shutil.copy(recorded / "trajectory.jsonl", trajectory)
     result = run_cli(
         "run",
         "--tasks",
-        "repair/rbac-access/pod-report-*",
+        str(library[2]),
         "--agent",
         f"replay:{trajectory}",
         "--out",
@@ -196,8 +216,8 @@ def test_replay_reproduces_a_recorded_oracle_run(validated, tmp_path):
     assert result.returncode == 0, result.stderr
     run = json.loads(result.stdout)
     assert [t["verdict"] for t in run["trials"]] == ["resolved"]
-    replayed = tmp_path / "run" / "trials" / "repair__rbac-access__pod-report-empty"
-    replayed = replayed / "replay-oracle" / "1" / "trajectory.jsonl"
+    replayed = tmp_path / "run" / "trials" / SYNTHETIC / "replay-oracle" / "1"
+    replayed = replayed / "trajectory.jsonl"
 
     def commands(path):
         return [json.loads(line)["command"] for line in path.read_text().splitlines()]
@@ -291,7 +311,7 @@ def test_an_agent_in_a_trial_sees_none_of_the_harness_files(validated, tmp_path)
     _, earlier = validated
     out = tmp_path / "run"
     own = out / "trials" / "repair__rbac-access__pod-report-empty" / "replay-probe" / "1"
-    other = earlier / "trials" / "repair__rbac-access__pod-report-empty" / "oracle" / "1"
+    other = earlier / "trials" / SYNTHETIC / "oracle" / "1"
     secrets = [
         own / "private" / "baseline.json",
         own / "private" / "agent.kubeconfig",
