@@ -1,18 +1,18 @@
 """Seeded samples of netpol tasks, stratified, for `kubeproof tasks validate --suite`.
 
-A suite is a space of task ids (docs/netpol.md, "Validation"): `netarena-k8s`, NetArena's
-15 error types on Online Boutique (ingress variant, NetArena's probes), any seed; `netpol`,
-every topology, baseline variant and probe profile with every fault kind, alone or paired.
-A stratum is a topology and a fault type (in `netpol` a kind, which a pair's first fault
-is; in `netarena-k8s` one of the 15 types). A sample of N visits the strata in an order
-drawn from the seed (the topologies in turn), one task each, then again, and so on; within a stratum the variant,
-the profile, the second fault (half the draws) and the task's seed come from the same
-random source, the variant and profile among those where the stratum's fault shows. A
-draw whose faults do not show (tasks.NotApplicable: a second fault with nothing to change,
-or one that undoes the first) is drawn again; a stratum whose fault shows nowhere (a
-version label on a topology with one version per app) is left out. So the same suite, N
-and seed give the same task ids, and every topology and fault type is in a sample of at
-least as many tasks as there are strata."""
+A suite is a space of task ids (docs/netpol.md, "Validation"): `netarena-k8s`, NetArena's 15
+error types on Online Boutique (ingress variant, NetArena's probes), any seed; `netpol`,
+every topology, baseline variant and probe profile with every fault kind, alone or paired. A
+stratum is a topology and a fault type (in `netpol` a kind, which a pair's first fault is;
+in `netarena-k8s` one of the 15 types). A sample of N visits the strata in an order drawn
+from the seed (the topologies in turn), one task each, then again, and so on; within a
+stratum the variant, the profile, the second fault (half the draws) and the task's seed come
+from the same random source, the variant and profile among those where the stratum's fault
+shows. A draw whose faults do not show (tasks.NotApplicable: a second fault with nothing to
+change, or one that undoes the first) is drawn again; a stratum whose fault shows nowhere (a
+version label on a topology with one version per app) is left out. So the same suite, N and
+seed give the same task ids, and every topology and fault type is in a sample of at least as
+many tasks as there are strata."""
 
 import itertools
 from dataclasses import dataclass
