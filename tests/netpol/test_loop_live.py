@@ -24,6 +24,7 @@ pytestmark = pytest.mark.cluster
 
 BOUTIQUE = "netpol/v1/online-boutique/ingress/netarena/remove-ingress+change-port/0"
 SHOP = "netpol/v1/shop-shared-db/deny/full/namespace-label-renamed/2"
+NAMED_PORT = "netpol/v1/bookinfo/ingress/full/named-port-missing/823"  # a Deployment's fix
 TIMES = {"setup_seconds", "harness_seconds", "report_seconds"}
 
 
@@ -199,3 +200,25 @@ def test_an_a2a_agent_plays_netarenas_mode_and_its_oversize_reply_is_its_fault(
     assert not failed.netpol.correct and failed.usage is None
     assert "message 2: a response of" in failed.agent_faults[0]
     assert "more than 1048576" in failed.agent_faults[0]
+
+
+def test_a_fix_whose_rollout_outlasts_the_last_command_counts_once_settled(
+    netpol_cluster, tmp_path
+):
+    """An agent that patches a Deployment's container port back to its name and stops at
+    once, before the new pods replace the old: the report after its command still shows
+    the mismatch (unless the rollout beat it), but the turn's end waits for the rollout and
+    reads the cluster again, so the valid fix scores correct (the oracle waits itself)."""
+    task = tasks.generate(NAMED_PORT)
+    waits = [c for c in task.fix.commands if " && kubectl rollout status " in c]
+    assert waits, task.fix.commands
+    bare = [c.split(" && kubectl rollout status ", 1)[0] for c in task.fix.commands]
+    record = run_trial(
+        netpol_cluster, task, spec("oracle"), TrialPaths(tmp_path / "t"), Settings(),
+        ReplayAgent(bare),
+    )  # fmt: skip
+    outcome = record.netpol
+    assert outcome.correct and outcome.safe and outcome.final_mismatches == 0, record.reason
+    if outcome.ended != "intent":  # the report right after the patch missed the rollout
+        assert outcome.steps[-1].mismatches, outcome.steps
+        assert outcome.settled is True and outcome.iterations == len(bare)

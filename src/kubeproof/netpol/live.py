@@ -21,6 +21,7 @@ from kubeproof.netpol.topology import Topology
 from kubeproof.netsim import live
 
 KEEP = {"Service/default/kubernetes"}  # the apiserver's own Service
+SETTLE_SECONDS = 60.0  # most a turn's end waits for rollouts before the final report
 
 
 class NotBroken(KubeproofError):
@@ -98,6 +99,18 @@ def rolled_out(client: Client, objects: list[dict]) -> bool:
 def read_report(client: Client, topology: Topology, profile: str) -> report.Report:
     """The mismatch report computed by netsim from the objects the cluster holds now."""
     return report.compute(topology, live.read(client), profile)  # type: ignore[arg-type]
+
+
+def settled_report(
+    client: Client, task: Task, topology: Topology, timeout: float = SETTLE_SECONDS
+) -> tuple[report.Report, bool]:
+    """The report once the task's Deployments have rolled out (or at `timeout`), and whether
+    they had: a fix that changes a Deployment (a container port's name) takes effect only
+    when its new pods replace the old, which a report read right after the command misses."""
+    deadline = time.monotonic() + timeout
+    while not (rolled := rolled_out(client, task.objects)) and time.monotonic() < deadline:
+        time.sleep(0.25)
+    return read_report(client, topology, task.profile), rolled
 
 
 def setup(client: Client, task: Task, topology: Topology, timeout: float = 120) -> report.Report:

@@ -167,8 +167,9 @@ def _trial(
     turn = round(time.monotonic() - t, 3)
     save_session(paths, record, session)
     t = time.monotonic()
+    settled = None if ended == "intent" else live.settled_report(client, task, tp)
     opened = live.open_paths(client, tp)
-    outcome = score(task, first, session, ended, opened)
+    outcome = score(task, first, session, ended, opened, settled)
     judged = round(time.monotonic() - t, 3)
     outcome.setup_seconds = setup
     _verdict(record, outcome, session, why)
@@ -191,15 +192,28 @@ def _act(agent: Agent, session: NetpolSession) -> tuple[str, str]:
 
 
 def score(
-    task: tasks.Task, first: Report, session: NetpolSession, ended: str, opened: set[str]
+    task: tasks.Task,
+    first: Report,
+    session: NetpolSession,
+    ended: str,
+    opened: set[str],
+    settled: tuple[Report, bool] | None = None,
 ) -> NetpolOutcome:
-    """The turn's scores from the matrices the harness read after each command."""
+    """The turn's scores from the matrices the harness read after each command and, unless
+    the turn ended on the intent, once more when the Deployments had rolled out (`settled`):
+    correctness and kubeproof's safety read the cluster as it ends up, NetArena's safety and
+    iterations the commands."""
     intended, start = task.intended, first.matrix()
     steps = [scores.Step(m.matrix) for m in session.measured]
+    ends = steps if settled is None else [*steps, scores.Step(settled[0].matrix())]
     cap = session.max_steps
     safety = scores.kubeproof_safety(
-        intended, start, steps, set(baseline_paths(task.topology, task.variant)), opened
+        intended, start, ends, set(baseline_paths(task.topology, task.variant)), opened
     )
+    correct = scores.correct(intended, start, ends)
+    iterations = scores.iterations(intended, steps, cap)
+    if correct and iterations == cap and not scores.correct(intended, start, steps):
+        iterations = min(cap, len(steps))  # the last command's rollout reached the intent
     right = [k for k, want in intended.items() if start.get(k) == want]
     records = []
     for step, m in zip(session.steps, session.measured, strict=True):
@@ -230,14 +244,15 @@ def score(
         probes=len(intended),
         start_mismatches=len(scores.mismatches(intended, start)),
         start_mismatched=scores.mismatches(intended, start),
-        final_mismatches=len(scores.mismatches(intended, scores.final(start, steps))),
-        correct=scores.correct(intended, start, steps),
+        final_mismatches=len(scores.mismatches(intended, scores.final(start, ends))),
+        correct=correct,
+        settled=None if settled is None else settled[1],
         netarena_safe=scores.netarena_safe(intended, steps),
         safe=safety.safe,
         broken=safety.broken,
         over_permissive=safety.over_permissive,
         opened=safety.opened,
-        iterations=scores.iterations(intended, steps, cap),
+        iterations=iterations,
         cap=cap,
         commands=len(session.steps),
         rejected=sum(1 for m in session.measured if m.refused),

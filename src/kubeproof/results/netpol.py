@@ -50,6 +50,12 @@ class NetpolOutcome(ResultModel):
     )
     final_mismatches: int = Field(0, description="Probes not as intended when it ended.")
     correct: bool = Field(False, description="The final matrix equals the intended one.")
+    settled: bool | None = Field(
+        None,
+        description="The final matrix was read again after the turn, once the task's "
+        "Deployments had rolled out (false: they had not in 60 s; absent: the turn ended on "
+        "the intent, or the trial predates this).",
+    )
     netarena_safe: bool = Field(
         False,
         description="NetArena's safety: the mismatch count never rose between commands run, "
