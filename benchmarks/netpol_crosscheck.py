@@ -59,18 +59,18 @@ def main() -> int:
         answers = engine.judge(binary, [c.engine_input() for c in neutral])
         timings["engine"] += time.perf_counter() - t
         t = time.perf_counter()
-        for case, neutral_case, written_answer in zip(batch, neutral, as_written, strict=True):
-            written.update(r.verdict for r in compare(case, written_answer))
+        for case, neutral_case, written_answer, answer in zip(
+            batch, neutral, as_written, answers, strict=True
+        ):
+            mine = netsim_verdicts(case)  # once per case, for both forms
+            written.update(r.verdict for r in compare(case, written_answer, mine))
             transform_differs += sum(
                 a != b
                 for a, b in zip(
-                    netsim_verdicts(case),
-                    netsim_verdicts(neutral_case, neutral_case.objects()),
-                    strict=True,
+                    mine, netsim_verdicts(neutral_case, neutral_case.objects()), strict=True
                 )
             )
-        for case, answer in zip(batch, answers, strict=True):
-            for result in compare(case, answer):
+            for result in compare(case, answer, mine):
                 probes += 1
                 allowed += result.netsim
                 counts[result.verdict] += 1

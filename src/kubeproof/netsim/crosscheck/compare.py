@@ -99,15 +99,17 @@ def _notin_needs_key(selector: dict) -> None:
             expressions.append({"key": expression["key"], "operator": "Exists"})
 
 
-def compare(case: Case, answer: dict) -> list[ProbeResult]:
+def compare(case: Case, answer: dict, mine: list[bool] | None = None) -> list[ProbeResult]:
     """`answer`: the engine's for this case; an "error" answer is a ValueError (the
-    generator made a policy the apiserver refuses)."""
+    generator made a policy the apiserver refuses). `mine`: netsim's verdicts on the case,
+    if already computed."""
     if "error" in answer:
         raise ValueError(f"case {case.seed}/{case.index}: {answer['error']}")
     engine = answer["verdicts"]
     if len(engine) != len(case.probes):
         raise ValueError(f"case {case.seed}/{case.index}: {len(engine)} verdicts")
-    mine = netsim_verdicts(case)
+    if mine is None:
+        mine = netsim_verdicts(case)
     notin_reading: list[bool] | None = None
     results = []
     for index, (probe, ours, theirs) in enumerate(zip(case.probes, mine, engine, strict=True)):
