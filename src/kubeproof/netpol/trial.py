@@ -46,6 +46,8 @@ from kubeproof.results.netpol import NetpolOutcome, NetpolStep
 from kubeproof.runner.turn import save_session
 from kubeproof.scrub import Scrubber
 
+ENDINGS = (["submit"], ["decline"])  # a turn's closing commands, each a step of its own
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -213,7 +215,10 @@ def score(
     correct = scores.correct(intended, start, ends)
     iterations = scores.iterations(intended, steps, cap)
     if correct and iterations == cap and not scores.correct(intended, start, steps):
-        iterations = min(cap, len(steps))  # the last command's rollout reached the intent
+        # the last command's rollout reached the intent: its iterations are the commands
+        # run, not counting a closing `submit` or `decline` (the harness's, not a change)
+        acted = [s for s in session.steps if s.command.split(maxsplit=1)[:1] not in ENDINGS]
+        iterations = min(cap, len(acted))
     right = [k for k, want in intended.items() if start.get(k) == want]
     records = []
     for step, m in zip(session.steps, session.measured, strict=True):

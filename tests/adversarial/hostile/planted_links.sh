@@ -21,8 +21,11 @@ printf '%s\0' prescribe --intent "apply" --target roles/shop/reporter --manifest
   > "$p/evil4.req"
 # 300 kB of request
 head -c 300000 /dev/zero | tr '\0' 'a' > "$p/evil5.req"
-sleep 2
-cat "$p/evil5.out"  # the recorder's answer to the oversized request
+# the recorder's answer to the oversized request, once it is there (the .rc comes last);
+# waited for, not slept on: a loaded machine answers late
+i=0
+while [ ! -f "$p/evil5.rc" ] && [ $i -lt 120 ]; do sleep 0.5; i=$((i + 1)); done
+cat "$p/evil5.out"
 # the live evidence, wherever it might be reachable (the marker is spelled out only when
 # written, so the recorded script text does not hold it)
 for f in @RUN@/trials/*/*/*/evidence/segment-*.jsonl /proc/1/fd/* /proc/*/cwd/evidence/*; do
