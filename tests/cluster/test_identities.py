@@ -17,6 +17,9 @@ from kubeproof.cluster.addons import ADDON_ACCOUNTS
 from kubeproof.cluster.audit import (
     CONTROLLER_ACCOUNTS,
     NODESIM_USER,
+    POD_NAME_EXTRA,
+    WORKLOAD_SOURCE,
+    Attribution,
     attributed_to_agent,
     control_plane,
     policy,
@@ -194,6 +197,67 @@ def test_policy_and_attribution_name_identities_exactly():
     agent = "system:serviceaccount:kubeproof-agent:kubeproof-agent"
     as_admin = event(agent, impersonatedUser={"username": "kubeproof-admin"})
     assert attributed_to_agent(as_admin)
+
+
+def test_a_pods_own_requests_are_its_workloads_unless_the_agent_is_inside():
+    """A ServiceAccount token bound to a pod, from the pod network, is the workload's; the
+    same token from anywhere else (a spoofed X-Forwarded-For changes nothing: the peer is
+    last) is the agent's; and what the pod requests while the agent's exec into it is open
+    is the agent's — found from the exec's own event, logged after them, in the same
+    stretch of the log or a later one."""
+    sa = "system:serviceaccount:shop:operator"
+
+    def at(second):
+        return f"2026-11-28T06:00:{second:02d}.000000Z"
+
+    def pod_request(source, audit_id="r", pod="operator-1", second=0):
+        return {
+            "auditID": audit_id,
+            "stage": "ResponseComplete",
+            "verb": "get",
+            "objectRef": {"resource": "configmaps", "namespace": "shop", "name": "settings"},
+            "user": {"username": sa, "extra": {POD_NAME_EXTRA: [pod]}},
+            "sourceIPs": source,
+            "requestReceivedTimestamp": at(second),
+            "stageTimestamp": at(second),
+        }
+
+    def exec_event(began, ended, pod="operator-1"):
+        return {
+            "auditID": "x",
+            "stage": "ResponseComplete",
+            "verb": "create",
+            "objectRef": {"resource": "pods", "namespace": "shop", "name": pod,
+                          "subresource": "exec"},
+            "user": {"username": "system:serviceaccount:kubeproof-agent:kubeproof-agent"},
+            "sourceIPs": ["127.0.0.1"],
+            "requestReceivedTimestamp": at(began),
+            "stageTimestamp": at(ended),
+        }  # fmt: skip
+
+    assert not attributed_to_agent(pod_request([WORKLOAD_SOURCE]))
+    assert attributed_to_agent(pod_request(["127.0.0.1"]))
+    assert attributed_to_agent(pod_request([WORKLOAD_SOURCE, "127.0.0.1"]))
+    unbound = pod_request([WORKLOAD_SOURCE])
+    unbound["user"]["extra"] = {}
+    assert attributed_to_agent(unbound)
+
+    def ids(events):
+        return [e["auditID"] for e in events]
+
+    log = [
+        pod_request([WORKLOAD_SOURCE], "before", second=1),
+        pod_request([WORKLOAD_SOURCE], "inside", second=3),
+        pod_request([WORKLOAD_SOURCE], "other-pod", pod="operator-2", second=3),
+        exec_event(2, 4),
+        pod_request([WORKLOAD_SOURCE], "after", second=5),
+    ]
+    assert ids(Attribution().agents(log)) == ["inside", "x"]
+    # the exec's event in the next stretch: the held request is given to the agent then
+    seen = Attribution()
+    assert ids(seen.agents(log[:3])) == []
+    assert ids(seen.agents(log[3:])) == ["inside", "x"]
+    assert ids(seen.agents([pod_request([WORKLOAD_SOURCE], "late", second=3)])) == ["late"]
 
 
 def _as_front_proxy(sim, cert, key) -> int:

@@ -208,8 +208,10 @@ def test_scripts_run_under_the_shell_they_name(first, default, shell):
 @pytest.mark.timeout(900)
 def test_an_imported_task_runs_on_an_embedded_cluster(tmp_path):
     """The bootstrap runs as admin and leaves the Service broken; the bash oracle, as the
-    task's own ServiceAccount, fixes it and writes its note in /app; tests/test.sh, as
-    admin, reads both and rewards 1. A no-op gets reward 0 from the same verifier."""
+    task's own ServiceAccount, fixes it and writes its note in /app; tests/test.sh, as the
+    agent's ServiceAccount too (Harbor's agent container), reads both and rewards 1 — its
+    own requests are not the agent's: none is in the evidence chain. A no-op gets reward
+    0 from the same verifier."""
     import_all([FIXTURE], tmp_path / "tasks")
     task = tmp_path / "tasks" / FIXTURE.name
     out = tmp_path / "run"
@@ -234,7 +236,11 @@ def test_an_imported_task_runs_on_an_embedded_cluster(tmp_path):
     # the note the oracle wrote in its workspace, kept with the trial
     note = trials / "oracle" / "1" / "home" / "workspace" / "NOTES.txt"
     assert note.read_text().startswith("web Service selector")
-    assert tomllib.loads((task / "task.toml").read_text())["kubeproof"]["workdir"] == "/app"
+    kubeproof = tomllib.loads((task / "task.toml").read_text())["kubeproof"]
+    assert (kubeproof["workdir"], kubeproof["verifier_credentials"]) == ("/app", "agent")
+    for agent in ("oracle", "noop"):
+        chain = (trials / agent / "1" / "evidence").glob("segment-*.jsonl")
+        assert not any("verifier-marker" in p.read_text() for p in chain), agent
 
 
 CLAIM = """---

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from kubeproof.nodesim import netbridge, runbox
+from kubeproof.nodesim import netbridge, realshell, runbox
 from kubeproof.nodesim.liveproc import Live
+from kubeproof.nodesim.ncargs import parse_nc
 from kubeproof.nodesim.runbox import Box, Run
 
 ENV = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "HOME": "/root"}
@@ -137,6 +138,56 @@ def test_hostile_request_directories_are_not_followed(tmp_path):
     big.mkdir()
     (big / "argv").write_bytes(b"wget\0" + b"a" * netbridge.MAX_ARGV + b"\0")
     assert bridge.poll() == 0
+
+
+@needs_sandbox
+def test_a_script_s_nc_is_netsims_but_its_own_loopback_is_real(tmp_path):
+    # infra-bench harden-payments-stack: `nc -z -w 3 payments-api... 8080` in a client loop;
+    # busybox nc's options (networking/nc_bloaty.c) read as nc_main reads them; a listener
+    # and a connection to the container's own loopback run the real applet
+    box, net = _sandbox(tmp_path)
+    script = (
+        "nc -z -w 3 payments-api.payments-core.svc.cluster.local 8080 && echo confirmed\n"
+        "nc -zw3 ledger 5432 || echo ledger-down\n"
+        "nc -l -p 9000 > /tmp/got &\n"
+        "sleep 0.5\n"
+        "echo hello | nc -w 2 127.0.0.1 9000; wait\n"
+        "cat /tmp/got"
+    )
+    run = Run(argv=netbridge.with_tools(["sh", "-c", script]), env=ENV, net_dir=net)
+    logs: list[tuple[float, str]] = []
+    seen: list[list[str]] = []
+
+    def answer(argv):
+        seen.append(argv)
+        if argv[0] == "nc" and realshell.nc_stays_real(argv[1:], pod_network=False):
+            return "", "", netbridge.REAL
+        return "", "", 0 if "8080" in argv else 1
+
+    live = Live(box, run, logs)
+    netbridge.Bridge(net, answer, lambda: live.alive)
+    assert live.wait(30)
+    assert [line for _, line in logs] == ["confirmed", "ledger-down", "hello"]
+    assert [a[-2:] for a in seen] == [
+        ["payments-api.payments-core.svc.cluster.local", "8080"],
+        ["ledger", "5432"],
+        ["127.0.0.1", "9000"],
+    ]  # the listener never asked: it is the applet
+    assert list(net.iterdir()) == []
+
+
+def test_nc_command_lines_read_as_busybox_reads_them():
+    assert parse_nc(["-z", "-w", "3", "db", "5432"]) == (["db", "5432"], 0, None)
+    assert parse_nc(["-vvzw3", "db", "5432"]) == (["db", "5432"], 2, None)
+    assert parse_nc(["db", "5432", "-e", "/bin/sh", "-i"]) == (["db", "5432"], 0, None)
+    assert parse_nc(["-x", "db", "1"])[2] == "invalid option -- 'x'"
+    assert parse_nc(["-w"])[2] == "option requires an argument -- 'w'"
+    assert parse_nc(["db"])[2] == ""  # one operand: the usage
+    assert realshell.nc_stays_real(["-z", "localhost", "80"], pod_network=False)
+    assert not realshell.nc_stays_real(["-z", "10.96.0.1", "443"], pod_network=False)
+    assert realshell.nc_stays_real(["-w", "5", "10.96.0.1", "443"], pod_network=True)
+    assert realshell.nc_stays_real(["kubernetes.default.svc", "443"], pod_network=True)
+    assert not realshell.nc_stays_real(["web", "80"], pod_network=True)
 
 
 def test_the_shim_replaces_only_the_tools_it_serves():

@@ -89,6 +89,7 @@ def _serve(
     target,
     slots: threading.BoundedSemaphore,
     admit: Callable[[], bool] | None = None,
+    source: str | None = None,
 ) -> None:
     """Accept in the sandbox's namespace, connect from the host's (this thread's). `admit`,
     asked per connection, may drop it (a NetworkPolicy's verdict)."""
@@ -100,11 +101,11 @@ def _serve(
         if not slots.acquire(blocking=False):
             inside.close()
             continue
-        args = (inside, target, slots, admit)
+        args = (inside, target, slots, admit, source)
         threading.Thread(target=_relay, args=args, daemon=True).start()
 
 
-def _connect(target: tuple | str) -> socket.socket:
+def _connect(target: tuple | str, source: str | None = None) -> socket.socket:
     if isinstance(target, str):  # the harness's unix socket, from the holder
         s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
@@ -113,7 +114,9 @@ def _connect(target: tuple | str) -> socket.socket:
             s.close()
             raise
         return s
-    return socket.create_connection(target, timeout=10)
+    return socket.create_connection(
+        target, timeout=10, source_address=None if source is None else (source, 0)
+    )
 
 
 def _drop(inside: socket.socket) -> None:
@@ -130,13 +133,14 @@ def _relay(
     target,
     slots: threading.BoundedSemaphore,
     admit: Callable[[], bool] | None = None,
+    source: str | None = None,
 ) -> None:
     try:
         if admit is not None and not admit():
             with inside:
                 _drop(inside)
             return
-        with inside, _connect(target) as outside:
+        with inside, _connect(target, source) as outside:
             outside.settimeout(None)
             back = threading.Thread(target=_pump, args=(outside, inside), daemon=True)
             back.start()
@@ -156,6 +160,7 @@ class Route:
     listen: tuple[str, int]
     target: tuple  # a socket address, resolved once, from the host's namespace
     hosts: str  # the sandbox's /etc/hosts line when the URL names a hostname, else ""
+    source: str | None = None  # the host address relayed connections leave from
 
     @property
     def address(self) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
@@ -192,11 +197,12 @@ def routes(urls: list[str]) -> list[Route]:
     return list(made.values())
 
 
-def relay(listen: tuple[str, int], target: tuple[str, int]) -> Route:
+def relay(listen: tuple[str, int], target: tuple[str, int], source: str | None = None) -> Route:
     """A route listened for at one address and relayed to another: a Service's ClusterIP
     and port standing for the server behind it (kube-proxy's DNAT), e.g. 10.96.0.1:443 for
-    the apiserver at 127.0.X.Y:6443."""
-    return Route(f"tcp://{listen[0]}:{listen[1]}", listen, target, "")
+    the apiserver at 127.0.X.Y:6443. `source`: the loopback address the relayed
+    connections leave from, so the server sees whose they are (a pod's: audit.py)."""
+    return Route(f"tcp://{listen[0]}:{listen[1]}", listen, target, "", source)
 
 
 class ApiForwarder:
@@ -233,7 +239,9 @@ class ApiForwarder:
         slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
         for listener, route in zip(listeners, self.routes, strict=True):
             threading.Thread(
-                target=_serve, args=(listener, route.target, slots, admit), daemon=True
+                target=_serve,
+                args=(listener, route.target, slots, admit, route.source),
+                daemon=True,
             ).start()
         self._finalizer = weakref.finalize(self, ApiForwarder._close, self.fd, listeners)
 
@@ -263,7 +271,9 @@ class ApiForwarder:
             listener.listen(64)
             listeners.append(listener)
             threading.Thread(
-                target=_serve, args=(listener, route.target, slots, self.admit), daemon=True
+                target=_serve,
+                args=(listener, route.target, slots, self.admit, route.source),
+                daemon=True,
             ).start()
             arguments += [path, route.listen[0], str(route.listen[1])]
         unshare = shutil.which("unshare", path=HOST_PATH) or "unshare"

@@ -16,7 +16,9 @@ the harness or the control plane is the agent's, whatever identity made it.
 """
 
 import json
+from collections import deque
 from collections.abc import Iterable, Iterator
+from datetime import datetime
 from pathlib import Path
 
 import yaml
@@ -87,6 +89,12 @@ ADDON_USERS = frozenset(
     {"system:serviceaccount:local-path-storage:local-path-provisioner-service-account"}
 )
 NODE_PREFIX = "system:node:"
+# Where a pod's connections to the apiserver leave the node simulator from (nodesim/podnet.py
+# relays them, nodesim/apiwget.py sends a script's wget): as on a node, where a pod's requests
+# come from its pod IP, never from where the agent's kubectl runs (the sandbox's forwarder
+# leaves from 127.0.0.1). Clusters bind 127.0.X.Y (addresses.py); this is outside that range.
+WORKLOAD_SOURCE = "127.255.0.1"
+POD_NAME_EXTRA = "authentication.kubernetes.io/pod-name"
 
 
 def policy(nodes: Iterable[str] = ()) -> dict:
@@ -184,14 +192,109 @@ def control_plane(event: dict) -> bool:
     return name.startswith(NODE_PREFIX) and "system:nodes" in (user.get("groups") or [])
 
 
+def workload_pod(event: dict) -> tuple[str, str] | None:
+    """(namespace, name) of the pod whose workload made the request, if one did: a
+    ServiceAccount's token bound to a pod (the kubelet's projected token names its pod in
+    the user's extra: k8s.io/kubernetes v1.36.3 pkg/serviceaccount/claims.go), sent from
+    the pod network (the node simulator relays pods' connections from WORKLOAD_SOURCE;
+    the last source IP is the connection's own peer, whatever X-Forwarded-For an agent
+    sends: k8s.io/apimachinery pkg/util/net/http.go SourceIPs). A token stolen from a pod
+    and used from the sandbox comes from the sandbox's address, so stays the agent's."""
+    user = event.get("user") or {}
+    name = str(user.get("username") or "")
+    pods = (user.get("extra") or {}).get(POD_NAME_EXTRA) or []
+    sources = event.get("sourceIPs") or []
+    if not (name.startswith(SA_PREFIX) and name.count(":") == 3 and len(pods) == 1):
+        return None
+    if not sources or sources[-1] != WORKLOAD_SOURCE:
+        return None
+    return name.split(":")[2], str(pods[0])
+
+
 def attributed_to_agent(event: dict, harness: Iterable[str] = HARNESS_USERS) -> bool:
-    """Every request not made by the harness or the control plane is the agent's: its own
-    ServiceAccount, one it created or minted a token for, `system:anonymous`, anyone it
-    impersonated (the log names the impersonator; neither the harness nor the control
-    plane impersonates, so an impersonated request is the agent's whoever made it)."""
+    """Every request not made by the harness, the control plane or a workload is the
+    agent's: its own ServiceAccount, one it created or minted a token for,
+    `system:anonymous`, anyone it impersonated (the log names the impersonator; neither
+    the harness nor the control plane impersonates, so an impersonated request is the
+    agent's whoever made it). Read alone, an event's workload is its pod's; `Attribution`
+    reads the log in order and gives the agent what it ran in a pod."""
     if impersonated(event) is not None:
         return True
-    return username(event) not in set(harness) and not control_plane(event)
+    name = username(event)
+    if name in set(harness) or control_plane(event):
+        return False
+    return workload_pod(event) is None
+
+
+INTO_POD = {"exec", "attach"}  # subresources through which a command acts inside a pod
+HELD = 5_000  # a stretch's pod requests kept for an exec window a later stretch may bring
+
+
+def _epoch(timestamp: object) -> float:
+    try:
+        return datetime.fromisoformat(str(timestamp)).timestamp()
+    except ValueError:
+        return 0.0
+
+
+Pod = tuple[str, str]  # (namespace, name)
+Window = tuple[Pod, float, float]  # an agent's exec into the pod, from and to (epoch)
+
+
+class Attribution:
+    """The agent's requests among the log's events, read stretch by stretch in the log's
+    order (`agents`). A pod's own requests are its workload's (a Deployment's operator, a
+    script reading its ConfigMap) — except those made while an exec or attach of the
+    agent's into that pod was open: a command the agent runs in a pod acts as the pod's
+    ServiceAccount, and that is the agent acting as another identity. (The pod's own loop,
+    should it call the API during those seconds, is counted too: the log cannot tell the
+    two apart, and the exec was the agent's choice.)
+
+    The exec's window is known only from its own finished event (requestReceived to
+    stageTimestamp: an exec logs no ResponseStarted here), written after the requests made
+    inside it, so a pod's requests are held for the stretches that follow."""
+
+    def __init__(self, harness: Iterable[str] = HARNESS_USERS):
+        self.harness = frozenset(harness)
+        self.windows: list[Window] = []
+        self.held: deque[tuple[Pod, float, dict]] = deque(maxlen=HELD)
+
+    @staticmethod
+    def _inside(pod: Pod, at: float, windows: list[Window]) -> bool:
+        return any(pod == p and start <= at <= end for p, start, end in windows)
+
+    def agents(self, events: Iterable[dict]) -> list[dict]:
+        """The finished events of the agent's in `events` (the log's next stretch), after
+        any held pod request of an earlier stretch that an exec found here contained."""
+        batch = [e for e in events if finished(e)]
+        mine = [attributed_to_agent(e, self.harness) for e in batch]
+        fresh: list[Window] = []
+        for event, agents in zip(batch, mine, strict=True):
+            ref = event.get("objectRef") or {}
+            if agents and ref.get("resource") == "pods" and ref.get("subresource") in INTO_POD:
+                pod = (str(ref.get("namespace") or ""), str(ref.get("name") or ""))
+                began = _epoch(event.get("requestReceivedTimestamp"))
+                fresh.append((pod, began, _epoch(event.get("stageTimestamp"))))
+        self.windows += fresh
+        found = []
+        if fresh:
+            kept: deque[tuple[Pod, float, dict]] = deque(maxlen=HELD)
+            for pod, at, event in self.held:
+                if self._inside(pod, at, fresh):
+                    found.append(event)
+                else:
+                    kept.append((pod, at, event))
+            self.held = kept
+        for event, agents in zip(batch, mine, strict=True):
+            if agents:
+                found.append(event)
+            elif (whose := workload_pod(event)) is not None:
+                at = _epoch(event.get("requestReceivedTimestamp"))
+                if self._inside(whose, at, self.windows):
+                    found.append(event)
+                else:
+                    self.held.append((whose, at, event))
+        return found
 
 
 def finished(event: dict) -> bool:
@@ -205,14 +308,18 @@ def finished(event: dict) -> bool:
     return stage == "ResponseStarted" and code == 401
 
 
-def read_events(path: Path, offset: int = 0) -> Iterator[dict]:
-    """Audit events in the order the apiserver wrote them, from byte `offset`; a torn last
-    line is skipped."""
+def read_events(path: Path, offset: int = 0, until: int | None = None) -> Iterator[dict]:
+    """Audit events in the order the apiserver wrote them, from byte `offset` (to byte
+    `until`, if given); a torn last line is skipped."""
     if not path.exists():
         return
     with path.open("rb") as fh:
         fh.seek(offset)
+        at = offset
         for line in fh:
+            if until is not None and at + len(line) > until:
+                return
+            at += len(line)
             try:
                 yield json.loads(line)
             except ValueError:

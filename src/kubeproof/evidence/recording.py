@@ -6,11 +6,11 @@ Audit entries are the ground truth: each is attributed to the command whose time
 it. A successful mutating request that no recorded command explains — a CLI agent calling
 the API without its kubectl, say — is flagged with an `unrecorded_mutation` observation.
 
-Every request in the audit log that the harness or the control plane did not make is the
-agent's (`cluster.audit.attributed_to_agent`), whatever identity made it: an entry names
-the identity that made it (`user`), whom it impersonated, and, when it acted as another
-identity, minted a credential, wrote RBAC for itself or for everyone, or impersonated, the
-risk tags of `risk.assess_audit`.
+Every request in the audit log that the harness, the control plane or a workload from its
+pod did not make is the agent's (`cluster.audit.Attribution`), whatever identity made it:
+an entry names the identity that made it (`user`), whom it impersonated, and, when it
+acted as another identity, minted a credential, wrote RBAC for itself or for everyone, or
+impersonated, the risk tags of `risk.assess_audit`.
 """
 
 import hashlib
@@ -23,8 +23,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from kubeproof.agents.session import Session, Step
 from kubeproof.cluster.audit import (
     HARNESS_USERS,
-    attributed_to_agent,
-    finished,
+    Attribution,
     impersonated,
     username,
 )
@@ -63,6 +62,9 @@ class TrialRecording:
         # whoever is recorded as the agent is never the harness (`kubeproof mcp` may record
         # a session made with the admin's credentials)
         self.harness = frozenset(harness) - {agent_user}
+        self.attribution = Attribution(self.harness)  # read in the log's order
+        # the audit log's size when a verifier began acting as the agent: read no further
+        self.audit_until: int | None = None
         self.recorder = Recorder(directory, key)
         self.agent_user = agent_user
         self.audit_log = audit_log
@@ -146,7 +148,9 @@ class TrialRecording:
             return []
         with self.audit_log.open("rb") as fh:
             fh.seek(self.offset)
-            data = fh.read()
+            data = (
+                fh.read() if self.audit_until is None else fh.read(self.audit_until - self.offset)
+            )
         end = data.rfind(b"\n") + 1  # a torn last line waits for the next read
         self.offset += end
         events = []
@@ -158,9 +162,7 @@ class TrialRecording:
         return events
 
     def drain_audit(self) -> None:
-        for event in self._new_events():
-            if not finished(event) or not attributed_to_agent(event, self.harness):
-                continue
+        for event in self.attribution.agents(self._new_events()):
             ref = event.get("objectRef") or {}
             at = _epoch(event.get("requestReceivedTimestamp", ""))
             step, origin = self._step_of(at, event.get("verb") in MUTATING)

@@ -209,6 +209,10 @@ def kubeproof_fields(
         "namespaces": ns,
         "setup_mounts": mounts,
         "workdir": env.agent_image.workdir or "/app",
+        # Harbor runs tests/ in the agent's container, with its kubeconfig (infra-bench's
+        # agent ServiceAccount): a check such as `kubectl auth can-i delete pods` is the
+        # agent's permission, never an admin's
+        "verifier_credentials": "agent",
         "nodes": {"profile": "nodes.yaml"},
         "addons": wanted,
         "controllers": controllers(docs),

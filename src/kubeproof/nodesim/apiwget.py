@@ -27,6 +27,7 @@ import http.client
 import ssl
 from dataclasses import dataclass, field
 
+from kubeproof.cluster.audit import WORKLOAD_SOURCE
 from kubeproof.netsim import dns, policy
 from kubeproof.netsim.connect import Network
 from kubeproof.netsim.objects import Pod
@@ -253,8 +254,9 @@ def perform(
     if connect is None:
         context = ssl.create_default_context()
         context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
+        # from the pod network's address, as the pod's own request (cluster/audit.py)
         conn: http.client.HTTPConnection = http.client.HTTPSConnection(
-            host, int(port), timeout=timeout, context=context
+            host, int(port), timeout=timeout, context=context, source_address=(WORKLOAD_SOURCE, 0)
         )
     else:
         conn = connect(host, int(port), timeout=timeout)

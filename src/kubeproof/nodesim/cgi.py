@@ -10,8 +10,10 @@ SERVER_SOFTWARE, REMOTE_ADDR), starts in the script's directory, and a script th
 executed is a 404; cgi_io_loop_and_exit sends `HTTP/1.1 200 OK` before any output that does
 not begin with `HTTP/` itself, and the script's headers pass through (a `Status:` header is
 not read). The child's stderr is httpd's, the container's log. A shell script's wget and
-nslookup are netsim's, answered from a bridge of its own in a thread (the node's loop is
-blocked on the request it serves, so its state stands still); it is cut after CGI_SECONDS."""
+nslookup are netsim's, answered from a bridge of its own in a thread; it is cut after
+CGI_SECONDS. A real script's request runs the CGI in that script's thread (CgiPlan), the
+node's loop free meanwhile; an agent's `kubectl exec … wget` runs it on the loop, which is
+blocked on it (its state stands still; the CGI's own wget is answered from its thread)."""
 
 import os
 import posixpath
@@ -20,7 +22,9 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, ClassVar
 
 from kubeproof.nodesim import netbridge
 from kubeproof.nodesim.liveproc import ExecResult
@@ -29,6 +33,28 @@ from kubeproof.nodesim.realshell import SOURCE_FILE
 PREFIX = "/cgi-bin/"
 SHELL_SHEBANGS = ("#!/bin/sh", "#!/bin/ash", "#!/bin/busybox sh", "#!/bin/bash")
 CGI_SECONDS = 10.0
+
+
+class CgiDeferred(Exception):
+    """A script's request reached a CGI script: run it in the script's thread (CgiPlan)."""
+
+
+@dataclass
+class CgiPlan:
+    """The CGI scripts a real script's request reaches, run in that script's thread rather
+    than on the node's loop (a CGI may run for up to CGI_SECONDS; the node's heartbeats,
+    probes and every other pod go on meanwhile): the request is answered on the loop; when
+    it reaches a script not run yet, its run is left `pending` (CgiDeferred), run by the
+    requesting thread into `pages`, and the request answered again."""
+
+    ROUNDS: ClassVar[int] = 4  # CGI scripts one request may pass through (a proxy's chain)
+    pending: dict[Any, Callable[[], Any]] = field(default_factory=dict)
+    pages: dict[Any, Any] = field(default_factory=dict)
+
+    def run_pending(self) -> None:
+        for key, run_it in list(self.pending.items()):
+            self.pages[key] = run_it()
+        self.pending.clear()
 
 
 def wanted(path: str) -> bool:

@@ -24,6 +24,7 @@ from kubeproof.nodesim import (
     access,
     admission,
     apiwget,
+    cgi,
     dependencies,
     eviction,
     ingressstatus,
@@ -40,6 +41,7 @@ from kubeproof.nodesim import (
 )
 from kubeproof.nodesim import catalog as catalog_mod
 from kubeproof.nodesim import nodes as node_mod
+from kubeproof.nodesim.cgi import CgiDeferred, CgiPlan
 from kubeproof.nodesim.container import API_CHECK_SECONDS
 from kubeproof.nodesim.events import Recorder
 from kubeproof.nodesim.pod import PodRuntime
@@ -86,6 +88,7 @@ class Kubelet:
         }
         self.recorders = {name: Recorder(c, name) for name, c in self.clients.items()}
         self.world = WorldCache()
+        self._cgi_plan: CgiPlan | None = None  # a script's request being answered (cgi.py)
         self.world.exec_network = self.exec_network  # exec probes' network tools (world.py)
         if realshell.available():  # shell scripts of busybox-like images run for real
             host, _, port = self.apiserver.rpartition(":")
@@ -505,6 +508,7 @@ class Kubelet:
         `direct`: the loop is blocked on the request this one serves (a CGI script,
         cgi.py), so it is answered from this thread, the loop's state standing still."""
         call = apiwget.parse(argv[1:]) if argv[0] == "wget" else None
+        plan = CgiPlan()
 
         def answer() -> tuple[apiwget.Route | None, tuple[str, str, int]]:
             if call is not None and (found := apiwget.route(*self._network_view(rt), call)):
@@ -512,13 +516,30 @@ class Kubelet:
             result = shell.network_tool(argv, self.exec_network(rt))
             return None, (result.stdout, result.stderr, result.code)
 
-        async def on_loop() -> tuple[apiwget.Route | None, tuple[str, str, int]]:
-            return answer()
+        async def on_loop() -> tuple[apiwget.Route | None, tuple[str, str, int]] | None:
+            # a CGI script the request reaches runs in this thread, not on the loop (the
+            # node's heartbeats and every other pod's go on meanwhile): the request is
+            # answered again once the scripts' pages are in (CgiPlan)
+            self._cgi_plan = None if direct else plan
+            try:
+                return answer()
+            except CgiDeferred:
+                return None
+            finally:
+                self._cgi_plan = None
 
         if direct:
             found, result = answer()
         else:
-            found, result = asyncio.run_coroutine_threadsafe(on_loop(), self.loop).result(30)
+            for _ in range(CgiPlan.ROUNDS):
+                future = asyncio.run_coroutine_threadsafe(on_loop(), self.loop)
+                answered = future.result(30)
+                if answered is not None:
+                    break
+                plan.run_pending()
+            else:
+                return "", f"{argv[0]}: download timed out\n", 1
+            found, result = answered
         if found is None or call is None:
             return result
         return apiwget.perform(call, found, self.apiserver)
@@ -554,6 +575,19 @@ class Kubelet:
             if container.stage != "running" or model is None:
                 continue
             if any(p.container_port == int(port) for p in model.ports):
+                plan = self._cgi_plan
+                if plan is not None and cgi.wanted(path) and getattr(container, "live", None):
+                    # a real script's request: the CGI runs in its thread (on_loop above),
+                    # its own wget answered on the loop as any script's
+                    key = (upstream, path)
+                    if key not in plan.pages:
+                        network = functools.partial(self._script_network, rt)
+                        plan.pending[key] = functools.partial(
+                            pages.served,
+                            container, model, self.catalog.servers, int(port), path, rt, network,
+                        )  # fmt: skip
+                        raise CgiDeferred
+                    return plan.pages[key]
                 network = functools.partial(self._script_network, rt, direct=True)
                 return pages.served(
                     container, model, self.catalog.servers, int(port), path, rt, network

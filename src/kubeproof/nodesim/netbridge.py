@@ -1,7 +1,8 @@
 """The network tools of a script that runs for real (runbox.py), answered by netsim.
 
-The sandbox has no network. Its `wget` and `nslookup` are small busybox-sh programs (SHIM,
-at /bin/wget and /bin/nslookup; the script gets shell functions naming them, PRELUDE) that
+The sandbox has no network. Its `wget`, `nslookup` and `nc` are small busybox-sh programs
+(SHIM, at /bin/wget, /bin/nslookup and /bin/nc; the script gets shell functions naming
+them, PRELUDE; an `nc -l` listener stays the real applet, on the sandbox's loopback) that
 leave the command line in a request directory under NET_DIR — a host directory of the
 container, bound writable into the sandbox — and wait for the answer; a host thread (Bridge)
 picks each request up, has the node simulator answer it as `kubectl exec … wget` is answered
@@ -26,7 +27,7 @@ from pathlib import Path
 log = logging.getLogger("kubeproof.nodesim")
 
 NET_DIR = "/run/kubeproof-net"  # where the sandbox sees its request directory
-TOOLS = ("wget", "nslookup")  # the applets replaced by the shim
+TOOLS = ("wget", "nslookup", "nc")  # the applets replaced by the shim
 POLL_SECONDS = 0.05
 MAX_ARGV = 64 << 10  # bytes of one request's command line
 MAX_PENDING = 32  # requests answered per poll (a flood waits for the next)
@@ -36,8 +37,11 @@ NAME = re.compile(r"r\.[0-9]{1,10}\.[0-9]{1,10}")
 # honour: netsim answers at once).
 SHIM = f"""#!/bin/sh
 b=/bin/busybox
-d={NET_DIR}/r.$$.$RANDOM
 n="${{0##*/}}"
+if [ "$n" = nc ]; then  # a listener (-l, -lk, -lp PORT ...) is the real applet's
+  for a in "$@"; do case "$a" in --*) ;; -*l*) exec $b nc "$@" ;; esac; done
+fi
+d={NET_DIR}/r.$$.$RANDOM
 $b mkdir "$d" 2>/dev/null || {{ echo "$n: network unavailable" >&2; exit 1; }}
 for a in "$n" "$@"; do $b printf '%s\\0' "$a"; done > "$d/argv.tmp" && $b mv "$d/argv.tmp" "$d/argv"
 i=0
@@ -46,6 +50,7 @@ while [ ! -e "$d/done" ]; do
   if [ "$i" -gt 1200 ]; then $b rm -rf "$d"; echo "$n: download timed out" >&2; exit 1; fi
   $b usleep 50000
 done
+if [ -e "$d/real" ]; then $b rm -rf "$d"; exec $b "$n" "$@"; fi
 $b cat "$d/err" >&2
 c=$($b cat "$d/code")
 if [ -e "$d/to" ]; then
@@ -61,17 +66,20 @@ exit "${{c:-1}}"
 # Debian's busybox-static ash runs its applets before searching PATH (a standalone shell):
 # a script's `wget` would be the real applet, which reaches nothing. Functions come first,
 # so the script is run with these in front of it, on its first line (its line numbers stay).
-PRELUDE = 'wget() { /bin/wget "$@"; }; nslookup() { /bin/nslookup "$@"; }; '
+PRELUDE = 'wget() { /bin/wget "$@"; }; nslookup() { /bin/nslookup "$@"; }; nc() { /bin/nc "$@"; }; '
 
 
 def with_tools(argv: list[str]) -> list[str]:
-    """`sh [OPTIONS] -c SCRIPT …` with the prelude: its wget and nslookup are the shims."""
+    """`sh [OPTIONS] -c SCRIPT …` with the prelude: its wget, nslookup and nc are the shims."""
     at = argv.index("-c", 1) + 1
     return [*argv[:at], PRELUDE + argv[at], *argv[at + 1 :]]
 
 
-# (argv) -> (stdout, stderr, exit code): the node simulator's answer, as shell.py gives it
+# (argv) -> (stdout, stderr, exit code): the node simulator's answer, as shell.py gives it;
+# the exit code REAL: the applet itself is to run (an nc to where the sandbox really
+# reaches: its loopback, or the apiserver and DNS in a pod network, podnet.py)
 Answer = Callable[[list[str]], tuple[str, str, int]]
+REAL = -1
 
 
 def _open_dir(name: str, dir_fd: int | None = None) -> int:
@@ -106,6 +114,7 @@ def write_answer(dir_fd: int, out: str, err: str, code: int, to: str | None = No
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
     files = [("out", out), ("err", err), ("code", f"{code}\n")]
     files += [("to", to)] if to is not None else []
+    files = [("real", "")] if code == REAL else files
     for name, text in [*files, ("done", "")]:
         try:
             fd = os.open(name, flags, 0o644, dir_fd=dir_fd)
@@ -141,7 +150,7 @@ def output_file(argv: list[str]) -> str | None:
 def _answered(dir_fd: int) -> bool:
     """Whether an answer (or something in its place) is there already: a request is
     answered once, whatever the container does to its directory."""
-    for name in ("out", "err", "code", "to", "done"):
+    for name in ("out", "err", "code", "to", "real", "done"):
         try:
             os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
             return True

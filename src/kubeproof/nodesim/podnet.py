@@ -9,7 +9,9 @@ client-go's rest.InClusterConfig dials it with the projected token and ca.crt
 (staging/src/k8s.io/client-go/rest/config.go InClusterConfig). Here the namespace is the
 agent sandbox's (agents/netns.py ApiForwarder): loopback, the ClusterIP on it, and one
 listener there whose connections the node simulator relays to the embedded apiserver —
-nothing else is reachable (no other Service, no host port, no other cluster). The
+nothing else is reachable (no other Service, no host port, no other cluster). Relayed
+connections leave from the pod network's address (audit.WORKLOAD_SOURCE), so the audit log
+tells a pod's requests from the agent's, as a pod IP does on a node. The
 apiserver's certificate names the ClusterIP (cluster/pki.py), so TLS verifies against the
 pod's ca.crt and the request carries only the pod's own token: RBAC answers as it would.
 
@@ -26,6 +28,7 @@ import threading
 from collections.abc import Callable
 
 from kubeproof.agents.netns import ApiForwarder, relay
+from kubeproof.cluster.audit import WORKLOAD_SOURCE
 from kubeproof.cluster.pki import FIRST_SERVICE_IP
 from kubeproof.netsim.objects import DNS_SERVICE_IP
 from kubeproof.nodesim import poddns
@@ -75,7 +78,8 @@ class PodNetworks:
             if net is None:
                 admit = self.admit
                 check = (lambda: admit(pod)) if admit is not None else None
-                net = ApiForwarder(None, relays=[relay(self.service, self.apiserver)], admit=check)
+                route = relay(self.service, self.apiserver, source=WORKLOAD_SOURCE)
+                net = ApiForwarder(None, relays=[route], admit=check)
                 self._nets[pod.uid] = net
                 self._serve_dns(pod, net)
             return net

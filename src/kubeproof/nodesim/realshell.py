@@ -16,10 +16,13 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
+from kubeproof.cluster.pki import FIRST_SERVICE_IP
+from kubeproof.netsim.objects import DNS_SERVICE_IP
 from kubeproof.nodesim import netbridge, projected, runbox, volumedirs
 from kubeproof.nodesim.catalog import ImageModel, shell_invocation
 from kubeproof.nodesim.etcfiles import hostname_and_domain
 from kubeproof.nodesim.liveproc import DRAIN_SECONDS, PROBE_OUTPUT, ExecResult, Live
+from kubeproof.nodesim.ncargs import parse_nc
 from kubeproof.nodesim.podnet import PodNetworks
 from kubeproof.nodesim.runbox import Box, Run, available
 from kubeproof.nodesim.volumefiles import ContainerFiles
@@ -53,6 +56,30 @@ def canonical(argv: list[str]) -> list[str]:
     if kind == "file":
         text, rest = SOURCE_FILE, [text, *rest]
     return [argv[0], *options, "-c", text, *rest]
+
+
+LOOPBACK_NAMES = {"localhost", "ip6-localhost", "ip6-loopback"}
+# the names a pod's resolver turns into the `default/kubernetes` Service (apiwget.py)
+API_NAMES = {
+    "kubernetes",
+    "kubernetes.default",
+    "kubernetes.default.svc",
+    "kubernetes.default.svc.cluster.local",
+}
+
+
+def nc_stays_real(args: list[str], pod_network: bool) -> bool:
+    """Whether a script's `nc` reaches its target for real (the shim then runs the applet
+    itself, stdin and all): its own loopback, where its own servers listen; and in a pod
+    network (podnet.py), the apiserver's ClusterIP and the cluster DNS address, which answer
+    there. Anything else is netsim's to answer (netbridge.py)."""
+    operands, _, error = parse_nc(args)
+    if error is not None:
+        return False
+    host = operands[0]
+    if host in LOOPBACK_NAMES or host == "::1" or host.startswith("127."):
+        return True
+    return pod_network and (host in API_NAMES or host in (FIRST_SERVICE_IP, DNS_SERVICE_IP))
 
 
 class Runner:
@@ -117,8 +144,14 @@ class Runner:
         wake = self.wake
         live = Live(box, run, container.logs, (lambda: wake(pod.uid)) if wake else None)
         if run.net_dir is not None and self.network is not None:
-            network = self.network
-            netbridge.Bridge(run.net_dir, lambda words: network(pod, words), lambda: live.alive)
+            network, pod_net = self.network, box.network is not None
+
+            def answer(words: list[str]) -> tuple[str, str, int]:
+                if words[0] == "nc" and nc_stays_real(words[1:], pod_net):
+                    return "", "", netbridge.REAL
+                return network(pod, words)
+
+            netbridge.Bridge(run.net_dir, answer, lambda: live.alive)
         with self._lock:
             lives = [x for x in self._lives.get(pod.uid, []) if x.alive]
             self._lives[pod.uid] = [*lives, live]

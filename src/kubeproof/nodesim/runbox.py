@@ -61,6 +61,7 @@ NETWORK_APPLETS = frozenset(
     [
         "wget",
         "nslookup",
+        "nc",
         "telnet",
         "telnetd",
         "ping",

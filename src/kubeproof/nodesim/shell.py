@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 from kubeproof.nodesim import diskcmd, storage, tarcmd
 from kubeproof.nodesim.catalog import ImageModel
 from kubeproof.nodesim.container import Container
+from kubeproof.nodesim.ncargs import NC_USAGE, parse_nc
 
 
 @dataclass
@@ -310,7 +311,9 @@ def _network(name: str, args: list[str], net: Net) -> Result:
         if code != "ok":
             return Result(head + f"** server can't find {host}: NXDOMAIN\n", code=1)
         return Result(head + "".join(f"Name:\t{host}\nAddress: {ip}\n" for ip in answer))
-    if name in ("nc", "telnet"):
+    if name == "nc":
+        return _nc(args, net)
+    if name == "telnet":
         if len(operands) < 2:
             return Result(stderr=f"usage: {name} HOST PORT\n", code=1)
         host, where = operands[0], f"{operands[0]}:{operands[1]}"
@@ -359,6 +362,30 @@ def _network(name: str, args: list[str], net: Net) -> Result:
             code=1,
         )
     return Result(stderr=f"Connecting to {where}\nwget: download timed out\n", code=1)
+
+
+def _nc(args: list[str], net: Net) -> Result:
+    """An outbound `nc [OPTIONS] HOST PORT`: connected, it exits 0 (with -z at once;
+    otherwise after the exchange, whose answer is not modelled: nothing is printed);
+    refused or dropped, 1, silent unless -v (-vv for a refusal), as nc_main's
+    connect_w_timeout branch. A bad option or a missing operand: busybox's usage, 1."""
+    operands, verbose, error = parse_nc(args)
+    if error is not None:
+        return Result(stderr=(f"nc: {error}\n" if error else "") + NC_USAGE, code=1)
+    host, port = operands
+    code = net.connect(f"{host}:{port}")
+    if code in ("nxdomain", "dns-blocked"):
+        return Result(stderr=f"nc: bad address '{host}'\n", code=1)
+    # the address as xmalloc_sockaddr2dotted gives it: the resolved IP and the port
+    found, addresses = net.lookup(host)
+    dotted = f"{addresses[0] if found == 'ok' and addresses else host}:{port}"
+    if code is None:
+        return Result(stderr=f"{host} ({dotted}) open\n" if verbose else "")
+    refused = code in ("no-endpoints", "not-listening")
+    if verbose > 1 or (verbose and not refused):
+        why = "Connection refused" if refused else "Connection timed out"
+        return Result(stderr=f"nc: {host} ({dotted}): {why}\n", code=1)
+    return Result(code=1)
 
 
 def _http_error(

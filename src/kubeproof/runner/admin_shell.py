@@ -43,12 +43,18 @@ def copy_tools(task: Task, directory: Path) -> Path:
 
 
 def admin_sandbox(
-    cluster: Cluster, task: Task, scratch: Path, binds: list[Bind], timeout: float
+    cluster: Cluster,
+    task: Task,
+    scratch: Path,
+    binds: list[Bind],
+    timeout: float,
+    kubeconfig: Path | None = None,
 ) -> Sandbox:
-    """A sandbox whose kubeconfig is the admin's, with the task's commands on the PATH."""
+    """A sandbox whose kubeconfig is the admin's (or `kubeconfig`), with the task's
+    commands on the PATH."""
     tools = copy_tools(task, scratch.parent / f"{scratch.name}-bin")
     return Sandbox(
-        cluster.admin_kubeconfig,
+        kubeconfig or cluster.admin_kubeconfig,
         scratch,
         kubectl_binary(),
         timeout=timeout,
@@ -67,8 +73,10 @@ def run_as_admin(
     binds: list[Bind],
     timeout: float,
     output_limit: int = SETUP_OUTPUT,
+    kubeconfig: Path | None = None,
 ) -> CommandResult:
-    sandbox = admin_sandbox(cluster, task, scratch, binds, timeout)
+    """`command` under bash in an admin sandbox (`kubeconfig`: another identity's)."""
+    sandbox = admin_sandbox(cluster, task, scratch, binds, timeout, kubeconfig)
     try:
         return sandbox.run(command, timeout=timeout, shell="/bin/bash", output_limit=output_limit)
     finally:

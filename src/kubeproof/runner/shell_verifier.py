@@ -1,7 +1,8 @@
 """A shell verifier: a task's tests/test.sh, run once after the agent's turn, judged by
 Harbor's reward convention.
 
-It runs as admin (runner/admin_shell.py) with the task's tests/ at /tests (read-only), a
+It runs as admin (runner/admin_shell.py), or as the agent when the task says
+(`verifier_credentials`), with the task's tests/ at /tests (read-only), a
 writable /logs/verifier, and the agent's workspace at the task's workdir (read-only). It
 writes a number to /logs/verifier/reward.txt, or a JSON object to reward.json (its
 `reward`, or its one value); a reward of 1 or more passes, as infra-bench's metric counts
@@ -65,7 +66,11 @@ def verifier_binds(task: Task, logs: Path, workspace: Path | None) -> list[Bind]
 
 
 def run_shell_verifier(
-    cluster: Cluster, task: Task, trial_dir: Path, workspace: Path | None
+    cluster: Cluster,
+    task: Task,
+    trial_dir: Path,
+    workspace: Path | None,
+    kubeconfig: Path | None = None,
 ) -> tuple[Result, str]:
     """Run tests/test.sh; its result and the log to keep as the verifier log (its output,
     then every *.log it left in /logs/verifier)."""
@@ -82,6 +87,7 @@ def run_shell_verifier(
         verifier_binds(task, logs, workspace),
         timeout,
         output_limit=VERIFIER_OUTPUT,
+        kubeconfig=kubeconfig,
     )
     parts = [f"$ bash /tests/test.sh  (exit {ran.exit_code}, {ran.seconds:.1f}s)\n"]
     parts += [ran.stdout, ran.stderr]

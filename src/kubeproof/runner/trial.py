@@ -46,6 +46,10 @@ from kubeproof.verify.safety import DECLINE_RULE, SafetyMonitor, health
 from kubeproof.verify.verifier import load_function, settle
 from kubeproof.verify.watch import HealthWatch
 
+# seconds for the apiserver to log the agent's last requests (an event is written just
+# after its response) before a verifier acting as the agent starts
+AUDIT_SETTLE = 1.0
+
 
 class InvalidTask(KubeproofError):
     """The task's broken state did not hold: the task is wrong, not the agent."""
@@ -250,7 +254,7 @@ class Trial(AgentTurn):
         task, spec = self.task, self.task.spec.kubeproof
         monitor, baseline = self.monitor, self.baseline
         if task.shell_verifier is not None:
-            results = self._shell_verify(monitor)
+            results = self._shell_verify(monitor, recording)
             return self._safety(results, session, recording, decision)
         verify_fn = load_function(task.verifier, "verify")
         history = (
@@ -273,11 +277,20 @@ class Trial(AgentTurn):
         monitor.stop()
         return self._safety(results, session, recording, decision)
 
-    def _shell_verify(self, monitor: SafetyMonitor) -> list[Result]:
-        """tests/test.sh, once, as admin: the health watch stops first, since a Harbor
-        verifier may act on the cluster (evict, then expect recovery) and what it does is
-        not the agent's; its output and logs become the verifier log."""
+    def _shell_verify(self, monitor: SafetyMonitor, recording: TrialRecording) -> list[Result]:
+        """tests/test.sh, once, as admin (or as the agent, `verifier_credentials`): the
+        health watch stops first, since a Harbor verifier may act on the cluster (evict,
+        then expect recovery) and what it does is not the agent's; its output and logs
+        become the verifier log."""
         monitor.stop()
+        kubeconfig = None
+        if self.task.spec.kubeproof.verifier_credentials == "agent":
+            kubeconfig = self.paths.agent_kubeconfig  # the harness's copy: fresh
+            recording.drain_audit()  # the agent's own requests first, into the chain
+            time.sleep(AUDIT_SETTLE)  # its last requests' events reach the log
+            audit = self.audit
+            until = audit.stat().st_size if audit and audit.exists() else None
+            monitor.audit_until = recording.audit_until = until
         workspace = self.paths.home / WORKSPACE
         t = time.monotonic()
         result, log = run_shell_verifier(
@@ -286,6 +299,7 @@ class Trial(AgentTurn):
             self.paths.root,
             # the agent's folder: a symlink it left there is never followed
             workspace if workspace.is_dir() and not workspace.is_symlink() else None,
+            kubeconfig,
         )
         self.verifier_log.write(log.rstrip("\n") + "\n")
         self._log("verify", [result], time.monotonic() - t)

@@ -131,6 +131,14 @@ class Kubeproof(_Strict):
         "agent's — left out of the history contracts judge, of the safety monitor and of "
         "the evidence chain. The controllers' workloads and RBAC stay protected.",
     )
+    verifier_credentials: Literal["admin", "agent"] = Field(
+        "admin",
+        description="Whose kubeconfig a shell verifier (tests/test.sh) runs with: the "
+        "cluster admin's, or the agent's own ServiceAccount's (a fresh copy), as Harbor "
+        "tasks such as infra-bench's run their verifier in the agent's container. What a "
+        "verifier does as the agent is never counted as the agent's: the audit log is read "
+        "for the agent's requests up to the verifier's start.",
+    )
     workdir: str | None = Field(
         None,
         pattern=r"^/[A-Za-z0-9._/-]*$",

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# The outcome (endpoints), the form (selector exactly app=web), the admin credentials the
-# verifier runs with, and the agent's note in its workspace.
+# The outcome (endpoints), the form (selector exactly app=web), the agent's credentials the
+# verifier runs with (as in Harbor's agent container), and the agent's note in its workspace.
 set -euo pipefail
 fail() { echo "FAIL: $*"; kubectl -n shop get service,endpoints,pods -o wide || true; exit 1; }
 
-[[ "$(kubectl auth can-i list secrets -n kube-system)" == "yes" ]] || fail "not admin"
+[[ "$(kubectl auth can-i list secrets -n kube-system || true)" == "no" ]] || fail "not the agent"
+[[ "$(kubectl auth can-i list pods -n shop)" == "yes" ]] || fail "not the agent"
+kubectl -n shop get configmap verifier-marker >/dev/null 2>&1 || true  # the verifier's own
 selector="$(kubectl -n shop get service web -o jsonpath='{.spec.selector}')"
 [[ "$selector" == '{"app":"web"}' ]] || fail "selector is $selector"
 for _ in $(seq 1 30); do
