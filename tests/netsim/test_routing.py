@@ -142,3 +142,15 @@ def test_a_partially_blocked_service_is_reported_with_what_still_works():
     verdict = Network.from_objects([*OBJECTS, extra, isolate]).connect("shop/web", "api:80")
     assert (verdict.allowed, verdict.code) == (False, "partial")
     assert verdict.endpoints == ["shop/api-1:8080/TCP"]
+
+
+def test_a_pods_loopback_is_its_own_and_no_policy_applies():
+    """localhost and 127.0.0.0/8 are the pod's own network namespace (a sidecar, a CGI the
+    pod's httpd runs): a deny-all policy does not apply; a port nothing listens on refuses."""
+    deny = netpol("shop/deny-all", {"podSelector": {}, "policyTypes": ["Ingress", "Egress"]})
+    net = Network.from_objects([*OBJECTS, deny])
+    for target in ("127.0.0.1:8080", "localhost:8080", "127.1.2.3:8080"):
+        verdict = net.connect("shop/api-1", target)
+        assert (verdict.allowed, verdict.endpoints) == (True, ["shop/api-1:8080/TCP"]), target
+    refused = net.connect("shop/api-1", "127.0.0.1:9999")
+    assert (refused.allowed, refused.code) == (False, "not-listening")

@@ -8,6 +8,8 @@ from kubeproof.netsim import coredns, dns, policy
 from kubeproof.netsim.objects import DNS_SERVICE_IP, Objects, Pod
 from kubeproof.netsim.services import endpoints, routable, service_port
 
+LOOPBACK_NAMES = {"localhost", "ip6-localhost", "ip6-loopback"}  # a pod's /etc/hosts
+
 
 @dataclass
 class Verdict:
@@ -66,6 +68,8 @@ class Network:
             port_text, protocol = port_text.split("/", 1)
         port = int(port_text)
         steps: list[str] = []
+        if host in LOOPBACK_NAMES or host.startswith("127.") or host == "::1":
+            return self._loopback(src, port, protocol)
         answer = dns.resolve(self.objects, host, src.namespace)
         if answer.kind != "ip":
             dns_check = self.dns(src)
@@ -217,6 +221,15 @@ class Network:
                 [e for r in ok for e in r.endpoints],
             )
         return Verdict(False, results[0].code, results[0].reason, steps)
+
+    def _loopback(self, src: Pod, port: int, protocol: str) -> Verdict:
+        """The pod's own loopback (localhost, 127.0.0.0/8): its containers share the network
+        namespace, and no NetworkPolicy applies within it; refused if nothing listens."""
+        where = f"{src.key}:{port}/{protocol}"
+        if not self.listening(src, port, protocol):
+            why = [f"{where}: loopback: nothing listens"]
+            return Verdict(False, "not-listening", "connection refused", why)
+        return Verdict(True, "ok", "connected", [f"{where}: loopback"], [where])
 
     def _pod_to_pod(self, src: Pod, dst: Pod, port: int, protocol: str) -> Verdict:
         where = f"{dst.key}:{port}/{protocol}"
