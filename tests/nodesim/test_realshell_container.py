@@ -68,6 +68,24 @@ def test_the_scripts_exit_code_is_the_terminated_state(tmp_path):
     assert [line for _, line in runtime.app[0].logs] == ["hi world 1", "hi world 2"]
 
 
+def test_a_script_reads_its_cgroup_limits_as_the_runtime_set_them(tmp_path):
+    # helpers_linux.go MilliCPUToQuota: 10m -> quota 1000 of period 100000; no limit: max
+    # (infra-bench stabilize-cpu-throttled-worker reads cpu.max to decide its health)
+    spec = {
+        "restartPolicy": "Never",
+        "containers": [
+            {
+                "name": "app",
+                "image": "busybox:1.36",
+                "resources": {"limits": {"cpu": "10m", "memory": "128Mi"}},
+                "command": ["sh", "-c", "cat /sys/fs/cgroup/cpu.max /sys/fs/cgroup/memory.max"],
+            }
+        ],
+    }
+    runtime, _ = _drive(spec, tmp_path, 30, lambda s: "terminated" in _app(s).get("state", {}))
+    assert [line for _, line in runtime.app[0].logs] == ["1000 100000", "134217728"]
+
+
 def test_an_exec_probe_passes_once_the_script_made_its_file(tmp_path):
     # pkg/probe/exec/exec.go:50-76: the command's exit status decides
     spec = {

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from kubeproof.cluster.pki import FIRST_SERVICE_IP
 from kubeproof.netsim.objects import DNS_SERVICE_IP
-from kubeproof.nodesim import netbridge, projected, runbox, volumedirs
+from kubeproof.nodesim import cgroupfiles, netbridge, projected, runbox, volumedirs
 from kubeproof.nodesim.catalog import ImageModel, shell_invocation
 from kubeproof.nodesim.etcfiles import hostname_and_domain
 from kubeproof.nodesim.liveproc import DRAIN_SECONDS, PROBE_OUTPUT, ExecResult, Live
@@ -194,11 +194,12 @@ class Runner:
 
     @staticmethod
     def _files(container) -> dict[str, str]:
-        """The files bound one by one: /etc/hosts, resolv.conf, subPath mounts … — those of
-        the projected volume directories (projected.py) are theirs."""
+        """The files bound one by one: /etc/hosts, resolv.conf, subPath mounts, the cgroup's
+        limits … — those of the projected volume directories (projected.py) are theirs."""
         volumes = getattr(container, "projected", None)
         paths = [p for p in list(container.files) if volumes is None or not volumes.covers(p)]
-        return {p: container.files[p] for p in paths}
+        # its cgroup's cpu.max and memory.max, as the runtime sets them (cgroupfiles.py)
+        return cgroupfiles.files(container.spec) | {p: container.files[p] for p in paths}
 
     def _binaries(self, model: ImageModel | None) -> dict[str, str]:
         """The host's stock kubectl where the image has its own (podnet.py)."""
