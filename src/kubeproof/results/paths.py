@@ -69,6 +69,11 @@ class TrialPaths:
         return self.private / "baseline.json"
 
     @property
+    def setup_log(self) -> Path:
+        """What a failed environment/setup.sh printed, whole (its error has the tail)."""
+        return self.root / "setup.log"
+
+    @property
     def home(self) -> Path:
         """The agent's scratch directory (its home in the sandbox)."""
         return self.root / "home"

@@ -102,7 +102,12 @@ def setup_binds(task: Task, scratch: Path) -> list[Bind]:
 
 
 class SetupFailed(KubeproofError):
-    """The setup script exited non-zero or ran out of time."""
+    """The setup script exited non-zero or ran out of time; `output`: all it printed
+    (up to SETUP_OUTPUT of each stream), kept as the trial's setup.log."""
+
+    def __init__(self, message: str, output: str = ""):
+        super().__init__(message)
+        self.output = output
 
 
 def run_setup_script(cluster: Cluster, task: Task) -> None:
@@ -125,5 +130,7 @@ def run_setup_script(cluster: Cluster, task: Task) -> None:
     if result.exit_code != 0:
         tail = (result.stderr.strip() or result.stdout.strip())[-800:]
         raise SetupFailed(
-            f"task setup failed at {task.setup_script} (exit {result.exit_code}): {tail}"
+            f"task setup failed at {task.setup_script} (exit {result.exit_code}): {tail}",
+            f"$ bash /environment/setup.sh  (exit {result.exit_code}, {result.seconds:.1f}s)\n"
+            f"{result.stdout}\n--- stderr ---\n{result.stderr}",
         )

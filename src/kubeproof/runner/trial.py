@@ -97,6 +97,7 @@ class Trial(AgentTurn):
         paths = self.paths
         for stale in paths.stale:
             shutil.rmtree(stale, ignore_errors=True)
+        paths.setup_log.unlink(missing_ok=True)
         paths.private.mkdir(parents=True, exist_ok=True)
         spec = self.task.spec.kubeproof
         self.result = TrialResult(
@@ -192,6 +193,8 @@ class Trial(AgentTurn):
         try:
             apply_environment(cluster, self.task)
         except SetupFailed as exc:
+            if exc.output:
+                self.paths.setup_log.write_text(exc.output)
             if self.task.spec.kubeproof.broken_by_setup:
                 raise InvalidTask(str(exc)) from exc
             raise
