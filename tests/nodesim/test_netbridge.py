@@ -38,9 +38,26 @@ def _sandbox(tmp_path: Path) -> tuple[Box, Path]:
     return box, net
 
 
+def _script(tmp_path: Path, script: str, answer) -> tuple[list[str], list[list[str]], Path]:
+    """Run `script` with the tools' prelude, its requests answered by `answer`: (its log
+    lines, the command lines asked, the request directory)."""
+    box, net = _sandbox(tmp_path)
+    run = Run(argv=netbridge.with_tools(["sh", "-c", script]), env=ENV, net_dir=net)
+    logs: list[tuple[float, str]] = []
+    seen: list[list[str]] = []
+
+    def asked(argv):
+        seen.append(argv)
+        return answer(argv)
+
+    live = Live(box, run, logs)
+    netbridge.Bridge(net, asked, lambda: live.alive)
+    assert live.wait(30)
+    return [line for _, line in logs], seen, net
+
+
 @needs_sandbox
 def test_a_script_s_wget_is_answered_by_the_bridge(tmp_path):
-    box, net = _sandbox(tmp_path)
     script = (
         "for h in portal.example.test other.example.test; do\n"
         '  if wget -qO- -T 3 --header "Host: $h" http://traefik.kube-system.svc.cluster.local/ '
@@ -49,18 +66,7 @@ def test_a_script_s_wget_is_answered_by_the_bridge(tmp_path):
         "wget -qO- http://x/ ; echo code=$?\n"
         "nslookup api >/dev/null && echo resolved"
     )
-    run = Run(argv=netbridge.with_tools(["sh", "-c", script]), env=ENV, net_dir=net)
-    logs: list[tuple[float, str]] = []
-    seen: list[list[str]] = []
-
-    def answer(argv):
-        seen.append(argv)
-        return _answer(argv)
-
-    live = Live(box, run, logs)
-    netbridge.Bridge(net, answer, lambda: live.alive)
-    assert live.wait(30)
-    lines = [line for _, line in logs]
+    lines, seen, net = _script(tmp_path, script, _answer)
     assert lines[:3] == [
         "portal.example.test ok",
         "wget: server returned error: HTTP/1.1 404 Not Found",
@@ -145,7 +151,6 @@ def test_a_script_s_nc_is_netsims_but_its_own_loopback_is_real(tmp_path):
     # infra-bench harden-payments-stack: `nc -z -w 3 payments-api... 8080` in a client loop;
     # busybox nc's options (networking/nc_bloaty.c) read as nc_main reads them; a listener
     # and a connection to the container's own loopback run the real applet
-    box, net = _sandbox(tmp_path)
     script = (
         "nc -z -w 3 payments-api.payments-core.svc.cluster.local 8080 && echo confirmed\n"
         "nc -zw3 ledger 5432 || echo ledger-down\n"
@@ -154,20 +159,14 @@ def test_a_script_s_nc_is_netsims_but_its_own_loopback_is_real(tmp_path):
         "echo hello | nc -w 2 127.0.0.1 9000; wait\n"
         "cat /tmp/got"
     )
-    run = Run(argv=netbridge.with_tools(["sh", "-c", script]), env=ENV, net_dir=net)
-    logs: list[tuple[float, str]] = []
-    seen: list[list[str]] = []
 
     def answer(argv):
-        seen.append(argv)
         if argv[0] == "nc" and realshell.nc_stays_real(argv[1:], pod_network=False):
             return "", "", netbridge.REAL
         return "", "", 0 if "8080" in argv else 1
 
-    live = Live(box, run, logs)
-    netbridge.Bridge(net, answer, lambda: live.alive)
-    assert live.wait(30)
-    assert [line for _, line in logs] == ["confirmed", "ledger-down", "hello"]
+    lines, seen, net = _script(tmp_path, script, answer)
+    assert lines == ["confirmed", "ledger-down", "hello"]
     assert [a[-2:] for a in seen] == [
         ["payments-api.payments-core.svc.cluster.local", "8080"],
         ["ledger", "5432"],
