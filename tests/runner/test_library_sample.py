@@ -30,7 +30,9 @@ from tests.runner.test_trials import proven, validate
 # 80 trials took 33 minutes at load 20-40, and 48 trials 954 s of a 50-minute .ci/run
 # (2026-11-27, two workers): 24 bring the run back under 45 minutes; the whole library is
 # proven by `make validate` before a change to tasks or the simulator is called done.
-LIBRARY_TRIALS = 24
+# 2026-11-28: the CI machine took 571 s for the 24 (24 s a trial) in a 43.9-minute .ci/run;
+# 16 keep it clear of the 45 minutes.
+LIBRARY_TRIALS = 16
 pytestmark = [pytest.mark.cluster, pytest.mark.timeout(2700)]
 
 

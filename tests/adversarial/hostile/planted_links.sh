@@ -19,8 +19,10 @@ mkfifo "$p/evil3.req"
 mkfifo "$p/evil4.manifest"
 printf '%s\0' prescribe --intent "apply" --target roles/shop/reporter --manifest - \
   > "$p/evil4.req"
-# 300 kB of request
-head -c 300000 /dev/zero | tr '\0' 'a' > "$p/evil5.req"
+# 300 kB of request, renamed into place whole as the `prescribe` command does (written in
+# place, the recorder may read it half-written: under the limit, refused as malformed)
+head -c 300000 /dev/zero | tr '\0' 'a' > "$p/evil5.tmp"
+mv "$p/evil5.tmp" "$p/evil5.req"
 # the recorder's answer to the oversized request, once it is there (the .rc comes last);
 # waited for, not slept on: a loaded machine answers late
 i=0
