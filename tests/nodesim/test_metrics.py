@@ -5,7 +5,7 @@ import json
 import pytest
 
 from tests.conftest import wait_for
-from tests.nodesim.conftest import get
+from tests.nodesim.conftest import apply, get
 
 pytestmark = pytest.mark.cluster
 
@@ -65,3 +65,44 @@ def test_hpa_scales_a_deployment_when_load_rises(sim, ns):
         ).stdout
     )["items"]
     assert any(e["reason"] == "SuccessfulRescale" for e in events)
+
+
+BURNER = """
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: burner}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: burner}}
+  template:
+    metadata: {labels: {app: burner}}
+    spec:
+      containers:
+      - name: burner
+        image: busybox:1.36
+        command: [sh, -c, "while :; do :; done"]
+        resources: {requests: {cpu: 50m}, limits: {cpu: 100m}}
+"""
+
+
+def test_a_script_that_really_runs_shows_the_cpu_it_burns_and_the_hpa_scales_on_it(sim, ns):
+    # a busy loop held to its 100m limit by its control group: metrics-server's rate of its
+    # counter, once two scrapes (or its start and one) are there, at most 100m and on a
+    # loaded machine less (29m seen at load 9) — still well over 20 % of its 50m request,
+    # so the real HPA controller scales the Deployment out to its maximum
+    apply(sim, BURNER, ns)
+    sim.kubectl("rollout", "status", "deployment/burner", "-n", ns, "--timeout=30s", timeout=40)
+
+    def burned() -> int | None:
+        top = sim.kubectl("top", "pods", "-n", ns, "--no-headers", check=False).stdout.split()
+        return int(top[1].removesuffix("m")) if len(top) >= 2 and top[1].endswith("m") else None
+
+    cpu = wait_for(burned, timeout=60, interval=2, what="the burner's metrics")
+    assert 15 <= cpu <= 110, cpu  # its quota, less what a loaded machine did not give it
+    sim.kubectl("autoscale", "deployment/burner", "--cpu=20%", "--min=1", "--max=3", "-n", ns)
+    wait_for(
+        lambda: get(sim, "deployment", "burner", ns)["spec"]["replicas"] == 3,
+        timeout=90,
+        interval=2,
+        what="the HPA scaling out on the measured CPU",
+    )

@@ -190,3 +190,24 @@ def test_a_container_writing_past_its_disk_quota_is_killed(tmp_path):
     run = _script("dd if=/dev/zero of=/tmp/fill bs=1M count=20 2>/dev/null; sleep 30")
     live = _finished(Live(box, run, []), 20)
     assert live.over_quota and live.exit_code == 137
+
+
+def _counts_cpu() -> bool:
+    """cgroup v2 (one group for memory and pids: cpu.stat), or a v1 cpuacct hierarchy."""
+    parents = cgroup_parents()
+    v2 = bool(parents) and parents["memory"] == parents["pids"]
+    return v2 or "cpuacct" in parents or (parents.get("cpu", Path("/-")) / "cpuacct.usage").exists()
+
+
+@pytest.mark.skipif(not _counts_cpu(), reason="needs a cgroup that counts CPU")
+def test_the_cpu_a_script_burns_is_counted_within_its_limit(tmp_path):
+    # a busy loop under a 200m limit for 2.5 s: at most 0.5 CPU seconds (the quota), and on
+    # a loaded 2-core machine still some
+    limits = runbox.container_limits({"limits": {"cpu": "200m"}})
+    live = Live(Box(tmp_path / "c", runbox.pod_uid(), limits), _script("while :; do :; done"), [])
+    assert live.group is not None and live.cpu is not None
+    time.sleep(2.5)
+    used = live.group.cpu_seconds()
+    live.kill()
+    assert used is not None and 0.05 < used <= 0.2 * 2.5 + 0.15, used
+    _finished(live, 20)

@@ -77,10 +77,11 @@ def _writable(directory: Path) -> bool:
 
 
 def cgroup_parents() -> dict[str, Path]:
-    """Where per-command groups can be made: {"memory": dir, "pids": dir} and, where it can
-    be had, "cpu"; empty if nowhere. One dir for all of them means cgroup v2."""
+    """Where per-command groups can be made: {"memory": dir, "pids": dir} and, where they
+    can be had, "cpu" and (v1) "cpuacct"; empty if nowhere. One dir for memory and pids
+    means cgroup v2."""
     found: dict[str, Path] = {}
-    for controller in ("memory", "pids", "cpu"):
+    for controller in ("memory", "pids", "cpu", "cpuacct"):
         own = _own_group(controller)
         base = CGROUP_ROOT / controller
         if own is not None and _writable(base / own.lstrip("/")):
@@ -127,6 +128,8 @@ class CommandGroup:
                 c = self._make(parents["cpu"] / name)
                 (c / "cpu.cfs_period_us").write_text(str(CPU_PERIOD))
                 (c / "cpu.cfs_quota_us").write_text(str(quota))
+            if "cpuacct" in parents and parents["cpuacct"] != parents.get("cpu"):
+                self._make(parents["cpuacct"] / name)  # where the CPU used is counted
         except OSError:
             self.remove()
             raise
@@ -140,6 +143,24 @@ class CommandGroup:
         """Shell that moves itself into the group(s), then runs its arguments."""
         moves = "".join(f"echo $$ > '{d}/cgroup.procs' && " for d in self.dirs)
         return f'{moves}exec "$@"'
+
+    def cpu_seconds(self) -> float | None:
+        """CPU time its processes have used, dead ones included: v2's cpu.stat usage_usec,
+        or v1's cpuacct.usage (nanoseconds; in the cpu group where cpu and cpuacct share a
+        hierarchy); None where neither is there."""
+        for d in self.dirs:
+            try:
+                return int((d / "cpuacct.usage").read_text()) / 1e9
+            except (OSError, ValueError):
+                pass
+            try:
+                for line in (d / "cpu.stat").read_text().splitlines():
+                    key, _, value = line.partition(" ")
+                    if key == "usage_usec":
+                        return int(value) / 1e6
+            except (OSError, ValueError):
+                pass
+        return None
 
     def oom_killed(self) -> bool:
         for d in self.dirs:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from kubeproof.agents.capture import Capture
 from kubeproof.agents.limits import CommandGroup, usage
+from kubeproof.nodesim.cpurate import CpuRate
 from kubeproof.nodesim.netbridge import NET_DIR
 from kubeproof.nodesim.runbox import Box, Mount, Run
 
@@ -64,6 +65,9 @@ class Live:
             run, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
         )
         self.pid1 = _child_pid(info)
+        # metrics-server's scrapes of its CPU counter, where its group counts CPU (cpurate.py)
+        counted = self.group is not None and self.group.cpu_seconds() is not None
+        self.cpu: CpuRate | None = CpuRate(time.time()) if counted else None
         readers = [threading.Thread(target=self._read, args=(self.proc.stdout,), daemon=True)]
         for reader in readers:
             reader.start()
@@ -117,6 +121,9 @@ class Live:
                 if self._disk_bytes() > self.box.quota:
                     self.over_quota = True
                     self.kill()
+                now = time.time()
+                if self.cpu is not None and self.group is not None and self.cpu.due(now):
+                    self.cpu.scrape(now, self.group.cpu_seconds())
         for reader in readers:  # every line written comes before the exit
             reader.join(timeout=2.0)
         if self.group is not None:

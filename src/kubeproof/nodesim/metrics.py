@@ -1,9 +1,11 @@
 """`metrics.k8s.io` served from the behaviour models, so `kubectl top` answers and the real
 HPA controller scales on it.
 
-A container uses its model's `cpu` and `memory`; a pod annotation overrides that for load
-tasks: `kubeproof.dev/cpu-usage: 400m`, `kubeproof.dev/memory-usage: 300Mi` (split evenly
-between the pod's running containers). The API is registered as an APIService backed by an
+A container uses its model's `cpu` and `memory`; one whose script runs for real uses the
+CPU it really used, as metrics-server rates its counter (cpurate.py: a pod shows once each
+such container has two scrapes). A pod annotation overrides both for load tasks:
+`kubeproof.dev/cpu-usage: 400m`, `kubeproof.dev/memory-usage: 300Mi` (split evenly between
+the pod's running containers). The API is registered as an APIService backed by an
 ExternalName Service that names the cluster's address, which the aggregator resolves
 without kube-proxy.
 """
@@ -18,6 +20,7 @@ from lightkube.codecs import from_dict
 
 from kubeproof.nodesim import storage
 from kubeproof.nodesim.catalog import Catalog
+from kubeproof.nodesim.cpurate import CpuRate
 from kubeproof.nodesim.quantity import parse
 
 GROUP, VERSION = "metrics.k8s.io", "v1beta1"
@@ -57,6 +60,8 @@ def pod_usage(
     for container in running:
         model = container.model or catalog.resolve(container.image)[2]
         cpu = parse(model.cpu) if model else Decimal("0.001")
+        if (rate := _measured(container)) is not None:
+            cpu = Decimal(f"{rate:.9f}")
         memory = parse(model.memory) if model else Decimal(2**20)
         if CPU_ANNOTATION in notes:
             cpu = parse(notes[CPU_ANNOTATION]) / len(running)
@@ -66,9 +71,23 @@ def pod_usage(
     return rows
 
 
+def _counted(container) -> CpuRate | None:
+    """The scrapes of a running container's real CPU counter, if it has one."""
+    live = getattr(container, "live", None)
+    return getattr(live, "cpu", None) if live is not None and live.alive else None
+
+
+def _measured(container) -> float | None:
+    counted = _counted(container)
+    return counted.rate() if counted is not None else None
+
+
 def pod_metrics(pod, catalog: Catalog) -> dict | None:
+    """The pod's PodMetrics; None when no container runs, or while a container whose CPU
+    is really counted has no rate yet (metrics-server leaves such a pod out)."""
     usage = pod_usage(pod, catalog)
-    if usage is None:
+    waiting = [c for c in pod.app if c.stage == "running" and _counted(c) is not None]
+    if usage is None or any(_measured(c) is None for c in waiting):
         return None
     meta = pod.obj["metadata"]
     return {
