@@ -3,6 +3,7 @@ kubectl: a busybox script's loop, `${VAR}` expansion, log lines, exit code and e
 its own; `kubectl exec` sees its files; a fork bomb and an unbounded allocation are
 contained."""
 
+import json
 import time
 
 import pytest
@@ -178,3 +179,54 @@ def test_a_slow_cgi_a_script_calls_does_not_hold_the_node(sim, ns):
     # an exec waiting on a loop blocked by 3 s CGI runs, four at a time, would take 3 s or
     # more; this one waits for nothing but the API round trips
     assert min(took) < 2.5, took
+
+
+FILE_SERVER = """
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: store-scripts}
+data:
+  store.sh: |
+    #!/bin/sh
+    mkdir -p /www
+    httpd -f -p 8080 -h /www &
+    sleep 3
+    echo stored > /www/state.txt
+    printf 'ready\\n' > /www/ready
+    echo serving >&2
+    sleep 3600
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: store}
+spec:
+  containers:
+  - name: store
+    image: busybox:1.36.1
+    command: [/bin/sh, /opt/store/store.sh]
+    ports: [{name: http, containerPort: 8080}]
+    readinessProbe:
+      httpGet: {path: /ready, port: http}
+      periodSeconds: 1
+    volumeMounts: [{name: scripts, mountPath: /opt/store}]
+  volumes: [{name: scripts, configMap: {name: store-scripts, defaultMode: 493}}]
+"""
+
+
+def test_a_server_a_script_file_starts_serves_what_the_script_wrote(sim, ns):
+    # the script is a ConfigMap's file, not the command's text: its backgrounded httpd and
+    # document root are read from the file, and /ready is there once the script wrote it
+    apply(sim, FILE_SERVER, ns)
+    sim.kubectl("wait", "--for=condition=Ready", "pod/store", "-n", ns, "--timeout=40s", timeout=50)
+    assert "serving" in _logs(sim, ns, "store")
+    sim.kubectl("run", "client", "--image=busybox:1.36", "-n", ns, "--", "sleep", "3600")
+    sim.kubectl(
+        "wait", "--for=condition=Ready", "pod/client", "-n", ns, "--timeout=40s", timeout=50
+    )
+    ip = json.loads(sim.kubectl("get", "pod", "store", "-n", ns, "-o", "json").stdout)["status"][
+        "podIP"
+    ]
+    got = sim.kubectl(
+        "exec", "client", "-n", ns, "--", "wget", "-qO-", f"http://{ip}:8080/state.txt"
+    )
+    assert got.stdout == "stored\n"

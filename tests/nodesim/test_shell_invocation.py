@@ -57,3 +57,13 @@ def test_a_script_file_and_clustered_options_run_as_the_shell_would(tmp_path):
     assert results[0] == (["running /scripts/maintenance.sh with 1 argument: archive"], 42)
     assert results[1] == (["running maintenance.sh with 1 argument: archive"], 42)
     assert results[2] == ([], 1)  # -e: the first failing command ends it
+
+
+def test_a_script_read_from_a_mounted_file_is_that_files_text():
+    # infra-bench's stores run `/bin/sh /opt/ledger/store.sh` from a ConfigMap: the servers
+    # it starts (servers.py) are read from the file, as the shell reads it
+    files = {"/opt/ledger/store.sh": "httpd -f -p 8080 -h /www &\nsleep 3600\n"}
+    assert script_of(["/bin/sh", "/opt/ledger/store.sh"], files) == files["/opt/ledger/store.sh"]
+    assert script_of(["sh", "store.sh"], files, "/opt/ledger") == files["/opt/ledger/store.sh"]
+    assert script_of(["sh", "/opt/other.sh"], files) is None  # the image's own: unknown
+    assert script_of(["sh", "-c", "echo hi"], files) == "echo hi"

@@ -14,8 +14,9 @@ See docs/behaviour-models.md for every field.
 """
 
 import hashlib
+import posixpath
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -345,11 +346,21 @@ def shell_invocation(argv: list[str]) -> tuple[list[str], str, str, list[str]] |
     return None
 
 
-def script_of(argv: list[str]) -> str | None:
-    """The script of `sh [OPTIONS] -c SCRIPT [NAME ARGS…]` (shell_invocation); None for
-    another command (a shell reading a file included)."""
+def script_of(
+    argv: list[str], files: Mapping[str, str] | None = None, workdir: str = "/"
+) -> str | None:
+    """The script of `sh [OPTIONS] -c SCRIPT [NAME ARGS…]` (shell_invocation), or of `sh
+    FILE` when FILE is one of the container's mounted `files` (absolute path -> content: a
+    ConfigMap's script, say; a relative FILE is the working directory's); None for another
+    command, or a file of the image's own."""
     found = shell_invocation(argv)
-    return found[2] if found is not None and found[1] == "c" else None
+    if found is None:
+        return None
+    if found[1] == "c":
+        return found[2]
+    if files is None:
+        return None
+    return files.get(posixpath.normpath(posixpath.join(workdir or "/", found[2])))
 
 
 class Catalog(_Model):
@@ -357,21 +368,26 @@ class Catalog(_Model):
     # programs recognised as servers from a container's command (servers.py)
     servers: list[ServerRule] = Field(default_factory=list)
     _resolved: dict[str, tuple[str, str, ImageModel | None]] = PrivateAttr(default_factory=dict)
-    _per_command: dict[tuple[str, tuple[str, ...]], ImageModel] = PrivateAttr(default_factory=dict)
+    _per_command: dict[tuple[str, tuple[str, ...], str | None], ImageModel] = PrivateAttr(
+        default_factory=dict
+    )
 
-    def for_container(self, image: str, argv: list[str]) -> ImageModel | None:
+    def for_container(
+        self, image: str, argv: list[str], script: str | None = None
+    ) -> ImageModel | None:
         """The model of one container: its image's, unless its command (command then args,
         expanded) starts a recognised server. A server run as the command replaces the
         image's program: it listens on its port (answering GET / if HTTP) and nothing of the
         image's app (logs, requirements, calls) applies. A server a shell script starts adds
-        its port to the image's model."""
+        its port to the image's model; `script`: the script when a shell reads it from a
+        file (script_of), else the `-c` script of `argv` is read."""
         model = self.resolve(image)[2]
         if model is None or not argv or not self.servers:
             return model
-        key = (image, tuple(argv))
+        script = script if script is not None else script_of(argv)
+        key = (image, tuple(argv), script)
         if (hit := self._per_command.get(key)) is not None:
             return hit
-        script = script_of(argv)
         server = in_script(self.servers, script) if script else recognise(self.servers, argv)
         if server is not None:
             ports = [p for p in model.ports if p.container_port != server.port]

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from kubeproof.nodesim import formats, hooks, pages, probes, termination
-from kubeproof.nodesim.catalog import Catalog, canonical
+from kubeproof.nodesim.catalog import Catalog, canonical, script_of
 from kubeproof.nodesim.config import ConfigError, World, resolve_env
 from kubeproof.nodesim.expansion import command_and_args
 from kubeproof.nodesim.kubeevent import Event, ts
@@ -153,7 +153,11 @@ class Container(ImagePulling):
         )
         spec = command_and_args(self.spec, self.env)
         argv = [*(spec.get("command") or []), *(spec.get("args") or [])]
-        model = catalog.for_container(self.image, argv)  # by image and command (servers.py)
+        # by image and command (servers.py), a script a shell reads from a mounted file too
+        image_model = catalog.resolve(self.image)[2]
+        workdir = self.spec.get("workingDir") or (image_model.workdir if image_model else "/")
+        script = script_of(argv, self.files.at_start, workdir)
+        model = catalog.for_container(self.image, argv, script)
         assert model is not None
         self.model = model
         # the repo digest the runtime reports: a floating tag and its release share it

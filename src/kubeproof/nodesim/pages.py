@@ -96,9 +96,11 @@ def served(
     query = path.split("#", 1)[0].partition("?")[2]
     path = unquote(path.split("?", 1)[0].split("#", 1)[0]) or "/"
     argv = list(container.spec.get("command") or []) + list(container.spec.get("args") or [])
-    root = document_root(rules, argv, script_of(argv), port)
+    workdir = container.spec.get("workingDir") or (model.workdir if model else "/")
+    # what the shell read at start, a script from a mounted file included
+    script = script_of(argv, getattr(getattr(container, "files", None), "at_start", None), workdir)
+    root = document_root(rules, argv, script, port)
     if root is not None:
-        workdir = container.spec.get("workingDir") or (model.workdir if model else "/")
         base = posixpath.normpath(posixpath.join(workdir, root))
         target = posixpath.normpath(posixpath.join(base, path.lstrip("/")))
         if not (target == base or target.startswith(base.rstrip("/") + "/")):
