@@ -2,12 +2,13 @@
 busybox-static in bubblewrap, run directly — no cluster."""
 
 import os
+import subprocess
 import time
 from pathlib import Path
 
 import pytest
 
-from kubeproof.agents.limits import cgroup_parents
+from kubeproof.agents.limits import CommandGroup, Limits, cgroup_parents, sweep_stale
 from kubeproof.nodesim import runbox
 from kubeproof.nodesim.liveproc import Live
 from kubeproof.nodesim.runbox import Box, Mount, Run
@@ -211,3 +212,26 @@ def test_the_cpu_a_script_burns_is_counted_within_its_limit(tmp_path):
     live.kill()
     assert used is not None and 0.05 < used <= 0.2 * 2.5 + 0.15, used
     _finished(live, 20)
+
+
+@pytest.mark.skipif(not cgroup_parents(), reason="needs cgroups")
+def test_groups_a_killed_harness_left_are_swept_but_none_in_use():
+    parents = cgroup_parents()
+    stale = CommandGroup(parents, Limits(), f"kubeproof-test-stale-{os.getpid()}")
+    young = CommandGroup(parents, Limits(), f"kubeproof-test-young-{os.getpid()}")
+    busy = CommandGroup(parents, Limits(), f"kubeproof-test-busy-{os.getpid()}")
+    # a process in `busy`, as a command's are (join_script moves the shell, then execs)
+    sleeper = subprocess.Popen(["sh", "-c", busy.join_script(), "sh", "sleep", "30"])
+    try:
+        time.sleep(0.3)
+        hour_ago = time.time() - 3600
+        for d in stale.dirs + busy.dirs:
+            os.utime(d, (hour_ago, hour_ago))
+        assert sweep_stale(parents) >= len(stale.dirs)
+        assert not any(d.exists() for d in stale.dirs)
+        assert all(d.exists() for d in young.dirs + busy.dirs)
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+        young.remove()
+        busy.remove()

@@ -79,7 +79,48 @@ def _writable(directory: Path) -> bool:
 def cgroup_parents() -> dict[str, Path]:
     """Where per-command groups can be made: {"memory": dir, "pids": dir} and, where they
     can be had, "cpu" and (v1) "cpuacct"; empty if nowhere. One dir for memory and pids
-    means cgroup v2."""
+    means cgroup v2. The first call in a process sweeps what killed harnesses left there."""
+    global _swept
+    found = _find_parents()
+    if found and not _swept:
+        _swept = True
+        sweep_stale(found)
+    return found
+
+
+STALE_SECONDS = 600.0  # an empty group of ours this old belongs to no live command
+GROUP_PREFIX = "kubeproof-"  # every per-command group's name (sandbox.py, runbox.py)
+_swept = False
+
+
+def sweep_stale(parents: dict[str, Path], now: float | None = None) -> int:
+    """Remove our per-command groups that no process is in and that were made more than
+    STALE_SECONDS ago: a harness killed mid-command (a timeout's SIGKILL) never ran its
+    `remove`, and each such group stayed for the machine's life. A group in use holds its
+    command's processes; one emptied a moment ago is young. Returns how many went."""
+    now = time.time() if now is None else now
+    removed = 0
+    for parent in set(parents.values()):
+        try:
+            entries = [e for e in os.scandir(parent) if e.name.startswith(GROUP_PREFIX)]
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if not entry.is_dir(follow_symlinks=False):
+                    continue
+                if now - entry.stat(follow_symlinks=False).st_mtime < STALE_SECONDS:
+                    continue
+                if Path(entry.path, "cgroup.procs").read_text().strip():
+                    continue
+                os.rmdir(entry.path)
+                removed += 1
+            except OSError:
+                continue  # in use after all, or gone already
+    return removed
+
+
+def _find_parents() -> dict[str, Path]:
     found: dict[str, Path] = {}
     for controller in ("memory", "pids", "cpu", "cpuacct"):
         own = _own_group(controller)
