@@ -385,7 +385,9 @@ class Catalog(_Model):
         if model is None or not argv or not self.servers:
             return model
         script = script if script is not None else script_of(argv)
-        key = (image, tuple(argv), script)
+        # a script file may be a ConfigMap's 1 MiB: the cache keeps its digest, not its text
+        digest = hashlib.sha256(script.encode()).hexdigest() if script is not None else None
+        key = (image, tuple(argv), digest)
         if (hit := self._per_command.get(key)) is not None:
             return hit
         server = in_script(self.servers, script) if script else recognise(self.servers, argv)
