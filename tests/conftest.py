@@ -105,8 +105,10 @@ def wait_for(check, timeout: float = 30, interval: float = 0.2, what: str = "con
         time.sleep(interval)
 
 
-def run_cli(*args: str, check: bool = False, timeout: float = 180) -> subprocess.CompletedProcess:
-    """Run the real `kubeproof` console script in a child process."""
+def run_cli(
+    *args: str, check: bool = False, timeout: float = 180, cwd: Path | None = None
+) -> subprocess.CompletedProcess:
+    """Run the real `kubeproof` console script in a child process (in `cwd` if given)."""
     exe = Path(sys.executable).with_name("kubeproof")
     return subprocess.run(
         [str(exe), *args],
@@ -115,6 +117,7 @@ def run_cli(*args: str, check: bool = False, timeout: float = 180) -> subprocess
         check=check,
         timeout=timeout,
         env=os.environ.copy(),
+        cwd=cwd,
     )
 
 

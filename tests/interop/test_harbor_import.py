@@ -160,6 +160,10 @@ def test_the_cli_counts_imports_and_refusals(tmp_path):
     assert "1 of 2 imported, 1 refused" in text and "1: needs a GPU" in text
     lint = run_cli("tasks", "lint", str(out / src.name))
     assert lint.returncode == 0, lint.stdout + lint.stderr
+    # validated from a directory with no task library of its own
+    plan = run_cli("tasks", "validate", str(out), "--dry-run", "-o", "json", cwd=tmp_path)
+    assert plan.returncode == 0, plan.stderr
+    assert [(r["task"], r["selected"]) for r in json.loads(plan.stdout)] == [(src.name, "named")]
 
 
 @pytest.mark.parametrize(
