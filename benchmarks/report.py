@@ -1,11 +1,12 @@
 """What every benchmark ends with: its table for people, its figures as JSON for programs;
 run as a script, the HTML report's benchmark: `python benchmarks/report.py [--trials N]`
-reads N synthetic trials (repair, generate and netpol tracks) once, lands them in a SQLite
-results database while their report's trial pages are written (as a caller holding both
-does), and prints the seconds of each part and of all, the CPU of the main process and of
-the page workers, the load average, and the leaderboard page's size (budget: 10 s for
-all, 1 MB). `--run DIR` keeps the synthetic run for the next time; `--serial` lands the
-rows before the report instead, to compare."""
+builds the report of a run of N synthetic trials (repair, generate and netpol tracks) from
+its directory and lands its rows in a SQLite results database while the trial pages are
+written (as `kubeproof runs import` with a report does), and prints the seconds of each
+part and of all, the CPU of the main process and of the page workers, the load average,
+and the leaderboard page's size (budget: 10 s for all, 1 MB). `--run DIR` keeps the
+synthetic run for the next time; `--serial` reads the run and lands the rows before the
+report instead, to compare."""
 
 import json
 import os
@@ -234,26 +235,27 @@ def main() -> None:
         phases: dict[str, float] = {}
         children = resource.getrusage(resource.RUSAGE_CHILDREN)
         start, cpu = time.monotonic(), time.process_time()
-        loaded = load_run(run)  # read once: for the rows and for the report
-        phases["reading the run"] = time.monotonic() - start
 
-        def rows() -> None:  # the rows a run lands (runs, trials, checks and tags)
+        def rows(runs: list) -> None:  # the rows a run lands (runs, trials, checks and tags)
             store = open_store(None, Path(tmp))
-            store.import_run(loaded.name, str(loaded.dir), loaded.run, loaded.trials)
+            for loaded in runs:
+                store.import_run(loaded.name, str(loaded.dir), loaded.run, loaded.trials)
 
-        if args.serial:
+        if args.serial:  # read, land the rows, then build the report of the run as read
+            loaded = [load_run(run)]
+            phases["reading the run (before the report)"] = time.monotonic() - start
             begun = time.monotonic()
-            rows()
+            rows(loaded)
             phases["alongside"] = time.monotonic() - begun
-        index = build_report(
-            [loaded], Path(tmp) / "site", alongside=None if args.serial else rows, phases=phases
-        )
+            index = build_report(loaded, Path(tmp) / "site", phases=phases)
+        else:  # the run's directory: read while the trial pages' workers start at once
+            index = build_report([run], Path(tmp) / "site", alongside=rows, phases=phases)
         seconds, cpu = time.monotonic() - start, time.process_time() - cpu
         after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the trial pages' workers
         workers = after.ru_utime + after.ru_stime - children.ru_utime - children.ru_stime
         size = index.stat().st_size
         pages = sum(1 for _ in index.parent.rglob("*.html"))
-        trials = len(loaded.trials)
+        trials = sum(1 for _ in (index.parent / "trials").iterdir())  # a page each
     load = os.getloadavg()[0]
     table = Table("figure", "value", "budget", title="HTML report and database rows")
     table.add_row("trials", f"{trials:,}", "")

@@ -12,7 +12,7 @@ from kubeproof.report import build_report
 from kubeproof.report.load import load_site
 from kubeproof.report.numbers import comparisons, rates
 from kubeproof.report.pages import pairs
-from kubeproof.report.view import outcome_word
+from kubeproof.report.view import outcome_word, task_page
 from tests.report.synth import ATTACK, make_run
 
 Z = 1.959963984540054  # the normal quantile of a two-sided 95 % interval
@@ -168,8 +168,8 @@ def test_task_instruction(tmp_path, run):
     secret.write_text("do not show")
     (tasks / "repair/alpha/two/instruction.md").symlink_to(secret)
     index = build_report([run], tmp_path / "site", tasks)
-    one = (index.parent / "tasks" / "0.html").read_text()
-    two = (index.parent / "tasks" / "1.html").read_text()
+    one = (index.parent / "tasks" / f"{task_page('repair/alpha/one')}.html").read_text()
+    two = (index.parent / "tasks" / f"{task_page('repair/alpha/two')}.html").read_text()
     assert "Fix it. &lt;script&gt;" in one
     assert "do not show" not in two and "instruction.md was not found" in two
 
@@ -188,25 +188,40 @@ def test_after_run(tmp_path, run, capsys):
 
 
 def test_alongside_and_parallel_pages(tmp_path, run, monkeypatch):
-    """The caller's work runs while the trial pages are written, once; each part's wall time
-    is said; pages written by forked workers taking jobs in turn equal those written in one
-    process."""
-    from kubeproof.report import pages
+    """The caller's work runs on the runs as read while the trial pages are written, once;
+    each part's wall time is said; pages written by forked workers taking jobs in turn
+    (reading their trials themselves while the caller reads them all, or given them read)
+    equal those written in one process, an unreadable trial included."""
+    import re
 
-    called: list[int] = []
+    from kubeproof.report import pages
+    from kubeproof.results.load import load_run
+
+    (run / "trials" / "repair__alpha__two" / "noop" / "1" / "trial.json").write_text("{cut")
+    called: list[object] = []
     phases: dict[str, float] = {}
-    one = build_report([run], tmp_path / "one", alongside=lambda: called.append(1), phases=phases)
-    assert called == [1]
-    assert set(phases) == {"site views", "trial pages (workers)", "other pages", "alongside"}
+    one = build_report([run], tmp_path / "one", alongside=called.append, phases=phases)
+    assert [[r.dir for r in loaded] for loaded in called] == [[run]]
+    assert set(phases) == {
+        "listing the runs",
+        "reading the runs",
+        "site views",
+        "trial pages (workers)",
+        "other pages",
+        "alongside",
+    }
     assert phases["trial pages (workers)"] >= phases["other pages"] + phases["alongside"]
+    written = sorted(p.name for p in (one.parent / "trials").iterdir())
+    assert len(written) == 11  # 12 trial directories, one unreadable: no page, a gap
+    linked = set(re.findall(r'href="trials/(\d+\.html)"', (one.parent / "matrix.html").read_text()))
+    assert linked == set(written)
     monkeypatch.setattr(pages, "PARALLEL_FROM", 1)
     monkeypatch.setattr(pages, "CHUNKS_PER_WORKER", 3)  # 12 trials: jobs of two pages
     monkeypatch.setattr(pages.os, "cpu_count", lambda: 2)
-    forked = build_report([run], tmp_path / "forked", alongside=lambda: called.append(2))
-    assert called == [1, 2]
-    written = sorted(p.name for p in (forked.parent / "trials").iterdir())
-    assert written == sorted(p.name for p in (one.parent / "trials").iterdir())
-    for name in written:
-        assert (forked.parent / "trials" / name).read_bytes() == (
-            one.parent / "trials" / name
-        ).read_bytes()
+    forked = build_report([run], tmp_path / "forked", alongside=called.append, phases=phases)
+    given = build_report([load_run(run)], tmp_path / "given", alongside=called.append)
+    assert len(called) == 3
+    for other in (forked, given):
+        assert sorted(p.name for p in (other.parent / "trials").iterdir()) == written
+        for page in one.parent.rglob("*.html"):
+            assert (other.parent / page.relative_to(one.parent)).read_bytes() == page.read_bytes()

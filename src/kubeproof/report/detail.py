@@ -204,7 +204,15 @@ VERIFIER_LOG, ERROR_LOG = _NAMES.verifier_log.name, _NAMES.error_log.name
 _NAMES_READ = (EVIDENCE, TRAJECTORY, TURNS, VERIFIER_LOG, ERROR_LOG)
 
 
-def load_detail(trial_dir: Path, collateral: list[int], fingerprint: str | None) -> Detail:
+def load_detail(
+    trial_dir: Path,
+    collateral: list[int],
+    fingerprint: str | None,
+    within: tuple[int, str] | None = None,
+) -> Detail:
+    """What the page of the trial in `trial_dir` shows beyond trial.json; `within`: (the
+    descriptor of its run's directory, the trial's directory relative to it), to open it
+    from there rather than walking its whole path."""
     problems: list[str] = []
     chain = ChainStatus()
     risks: dict[int, dict] = {}
@@ -213,7 +221,8 @@ def load_detail(trial_dir: Path, collateral: list[int], fingerprint: str | None)
         # openat (O_NOFOLLOW), not a walk of the whole path per file, and a file it does
         # not hold (most trials have no turns, error.log or chain) is not looked up at all
         try:
-            root: Path | int = opened.enter_context(hostile.directory(Path(trial_dir)))
+            found = hostile.directory(*within) if within else hostile.directory(Path(trial_dir))
+            root: Path | int = opened.enter_context(found)
             present = set(hostile.list_dir(root))
         except (OSError, hostile.HostileInput):  # gone, not a directory, or too many
             root, present = Path(trial_dir), set(_NAMES_READ)  # each read below says why

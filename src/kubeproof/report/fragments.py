@@ -8,9 +8,24 @@ HTML is what the templates wrote before (tests/report/test_view.py pins it).
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from kubeproof.report.detail import StepView, Text
+
+
+def escape(value: Any) -> str:
+    """The text of `value` (str() of it) with HTML's special characters escaped, exactly as
+    markupsafe.escape does, for a value that is not HTML already: a page inserts dozens, and
+    markupsafe's wrapper costs more than these replacements (a Markup passed here would be
+    escaped again: never pass one)."""
+    s = value if type(value) is str else str(value)
+    return (
+        s.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace('"', "&#34;")
+        .replace("'", "&#39;")
+    )
 
 
 def pre(text: Text, cls: str = "text") -> Markup:

@@ -10,7 +10,15 @@ from pathlib import Path
 
 from kubeproof import hostile
 from kubeproof.bulk import collector_paused
-from kubeproof.report.view import Site, TaskView, TrialView, outcome_class, outcome_word
+from kubeproof.report.view import (
+    Site,
+    TaskView,
+    TrialView,
+    outcome_class,
+    outcome_word,
+    task_page,
+)
+from kubeproof.results import TrialResult
 from kubeproof.results.load import LoadedRun, load_run
 
 INSTRUCTION_LIMIT = 256 * 1024  # an instruction is a page of prose
@@ -31,6 +39,25 @@ def instruction(tasks_dir: Path | None, task: str) -> str | None:
         return None
 
 
+def trial_view(
+    number: int, source: int, directory: Path, rel: str, result: TrialResult, agent: str
+) -> TrialView:
+    """A trial as the pages show it: of the `source`th run shown, in `directory`; `agent`:
+    its key in the report (`agent_key`)."""
+    return TrialView(
+        id=number,
+        run=directory.name,
+        source=source,
+        rel=rel,
+        path=str(directory / rel),
+        agent=agent,
+        task=result.task,
+        word=outcome_word(result.verdict, result.expected),
+        css=outcome_class(result),
+        result=result,
+    )
+
+
 def load_site(runs: Sequence[Path | LoadedRun], tasks_dir: Path | None = None) -> Site:
     """Every trial of every run (a directory, or a run loaded already), numbered for their
     pages, grouped by task and agent."""
@@ -45,30 +72,27 @@ def _site(loaded: list[LoadedRun], tasks_dir: Path | None) -> Site:
     agents: list[str] = []
     tasks: dict[str, TaskView] = {}
     skipped: list[str] = []
-    for run in loaded:
+    first = 0  # the page number of the run's first trial directory
+    for source, run in enumerate(loaded):
         skipped += [f"{run.name}/{s}" for s in run.skipped]
+        # a trial's page number is its directory's place in the listing of every run, read
+        # or not: the numbers the pages are written under before the run is read (pages.py)
+        listed = run.listed or [rel for rel, _ in run.trials]
+        page = {rel: first + n for n, rel in enumerate(listed)}
+        first += len(listed)
         # the order the run was given its agents in (run.json), then any other it holds
         agents += [agent_key(run.name, a, several) for a in run.run.agents or []]
         for rel, result in run.trials:
             key = agent_key(run.name, result.agent, several)
             if key not in agents:
                 agents.append(key)
-            view = TrialView(
-                id=len(trials),
-                run=run.name,
-                rel=rel,
-                path=str(run.dir / rel),
-                agent=key,
-                task=result.task,
-                word=outcome_word(result.verdict, result.expected),
-                css=outcome_class(result),
-                result=result,
-            )
+            view = trial_view(page[rel], source, run.dir, rel, result, key)
             trials.append(view)
             task = tasks.get(result.task)
             if task is None:
                 task = tasks[result.task] = TaskView(
                     id=0,
+                    page=task_page(result.task),
                     task=result.task,
                     area=result.area,
                     difficulty=result.difficulty,
@@ -78,8 +102,8 @@ def _site(loaded: list[LoadedRun], tasks_dir: Path | None) -> Site:
                 )
             task.trials.setdefault(key, []).append(view.id)
     ordered = sorted(tasks.values(), key=lambda t: t.task)
-    for number, task in enumerate(ordered):
-        task.id = number
+    for place, task in enumerate(ordered):
+        task.id = place
     return Site(
         runs=[r.name for r in loaded],
         agents=[a for a in dict.fromkeys(agents) if any(a in t.trials for t in ordered)],

@@ -3,8 +3,8 @@ model, into a directory that opens from the file system with no network.
 
 Layout: index.html (leaderboard and plots), matrix.html (+ matrix-N.html: the task-by-agent
 matrix, `MATRIX_PAGE` tasks a page), compare.html and compare/<a>-<b>.html (two agents,
-paired), tasks/<n>.html, trials/<n>.html, assets/ (CSS and the filters' script). File names
-are numbers, never anything an agent or a task named.
+paired), tasks/<digest of the task id>.html, trials/<n>.html, assets/ (CSS and the filters'
+script). File names are numbers and digests, never anything an agent or a task named.
 """
 
 import gc
@@ -13,9 +13,10 @@ import os
 import shutil
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from itertools import combinations
@@ -23,12 +24,15 @@ from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
+from kubeproof import hostile
 from kubeproof.errors import KubeproofError
-from kubeproof.report import charts, fragments
+from kubeproof.report import charts, fragments, trialpage
 from kubeproof.report.detail import load_detail
+from kubeproof.report.load import agent_key, load_site, trial_view
 from kubeproof.report.numbers import Budget, comparisons, outcomes, rates
 from kubeproof.report.tracks import track_views
 from kubeproof.report.view import Site, TrialView
+from kubeproof.results.load import Listing, LoadedRun, list_trials, load_run, read_listed
 from kubeproof.results.stats import Rates
 
 MATRIX_PAGE = 250  # tasks per matrix page: 10,000 cells stay a few hundred kB
@@ -118,6 +122,7 @@ def _plots(site: Site, rows: list[Rates]) -> dict:
 
 
 def _matrix_pages(env: Environment, site: Site, out: Path) -> list[str]:
+    trials = {t.id: t for t in site.trials}
     chunks = [site.tasks[i : i + MATRIX_PAGE] for i in range(0, len(site.tasks), MATRIX_PAGE)]
     names = [f"matrix{'' if n == 0 else f'-{n + 1}'}.html" for n in range(max(1, len(chunks)))]
     areas = sorted({t.area for t in site.tasks})
@@ -129,6 +134,7 @@ def _matrix_pages(env: Environment, site: Site, out: Path) -> list[str]:
             template.render(
                 root="",
                 site=site,
+                trials=trials,
                 tasks=chunks[n] if chunks else [],
                 pages=names,
                 page=n,
@@ -139,70 +145,107 @@ def _matrix_pages(env: Environment, site: Site, out: Path) -> list[str]:
     return names
 
 
-_SHARED: tuple[Site, Path] | None = None  # what forked workers inherit (never pickled)
+@dataclass
+class _Pages:
+    """The trial pages to write: what the forked workers inherit (never pickled)."""
+
+    out: Path
+    runs: list[str]  # the run directories' names, for the navigation
+    dirs: list[Path]  # the run directories
+    several: bool  # several runs: agent keys carry their run's name (load.agent_key)
+    jobs: list[tuple[int, int, str]]  # (page number, run index, trial directory in the run)
+    # the trials, when they were read before the workers started; else each worker reads
+    # the trials of its pages itself, while the caller reads them all for the other pages
+    views: dict[int, TrialView] | None = None
+
+
+_SHARED: _Pages | None = None
 _PAGE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC
 
 
+def _view(shared: _Pages, number: int, run: int, fd: int, rel: str) -> TrialView | None:
+    if shared.views is not None:
+        return shared.views.get(number)
+    result, _ = read_listed(fd, shared.dirs[run], rel)  # unread: the caller lists it skipped
+    if result is None:
+        return None
+    key = agent_key(shared.runs[run], result.agent, shared.several)
+    return trial_view(number, run, shared.dirs[run], rel, result, key)
+
+
 def _trial_chunk(first: int, last: int) -> None:
-    """Trial pages [first, last): the work of one process."""
-    assert _SHARED is not None
-    site, out = _SHARED
+    """Trial pages [first, last) of the jobs: the work of one process."""
+    shared = _SHARED
+    assert shared is not None
     template = environment().get_template("trial.html.j2")  # compiled before the fork
-    tasks = {t.task: t for t in site.tasks}
-    pages = os.open(out / "trials", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-    try:
-        for trial in site.trials[first:last]:
+    nav = {"runs": shared.runs}  # all the layout shows of the site
+    with ExitStack() as opened:
+        # each run's directory and trials/ opened once: a trial is then found below them
+        # (no path walked from / per page), and a page written by name in the directory
+        runs: dict[int, int] = {}
+        pages = os.open(shared.out / "trials", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        opened.callback(os.close, pages)
+        for number, run, rel in shared.jobs[first:last]:
+            if run not in runs:
+                runs[run] = opened.enter_context(hostile.directory(shared.dirs[run]))
+            trial = _view(shared, number, run, runs[run], rel)
+            if trial is None:
+                continue
+            r = trial.result
             detail = load_detail(
                 Path(trial.path),
-                trial.result.collateral_per_step or [],
-                trial.result.evidence.fingerprint if trial.result.evidence else None,
+                r.collateral_per_step or [],
+                r.evidence.fingerprint if r.evidence else None,
+                within=(runs[run], rel),
             )
             page = template.render(
-                root="../", site=site, t=trial, r=trial.result, task=tasks[trial.task], d=detail
+                root="../", site=nav, t=trial, r=r, body=trialpage.body(trial, r, detail)
             )
-            # written by name in the trials/ directory held open (no path walked per page)
-            fd = os.open(f"{trial.id}.html", _PAGE_FLAGS, 0o644, dir_fd=pages)
+            fd = os.open(f"{number}.html", _PAGE_FLAGS, 0o644, dir_fd=pages)
             try:
                 data = memoryview(page.encode())
                 while data:  # os.write may write less than asked
                     data = data[os.write(fd, data) :]
             finally:
                 os.close(fd)
-    finally:
-        os.close(pages)
+
+
+def _workers() -> int:
+    return min(os.cpu_count() or 1, MAX_WORKERS)
 
 
 CHUNKS_PER_WORKER = 8  # small jobs: a worker that was slowed (by the caller's work) takes fewer
 
 
 @contextmanager
-def _trial_pages(site: Site, out: Path) -> Iterator[None]:
+def _trial_pages(shared: _Pages) -> Iterator[None]:
     """A page per trial: most of a report's work (each reads its trial's files and verifies
     its chain). With many trials, forked workers write them over the machine's cores while
-    the caller writes the other pages; leaving the block waits for them."""
+    the caller does the rest (reads the runs, writes the other pages); leaving the block
+    waits for them."""
     global _SHARED
-    _SHARED = site, out
-    (out / "trials").mkdir(parents=True, exist_ok=True)
-    workers = min(os.cpu_count() or 1, MAX_WORKERS)
+    _SHARED = shared
+    (shared.out / "trials").mkdir(parents=True, exist_ok=True)
+    workers = _workers()
     try:
-        if len(site.trials) < PARALLEL_FROM or workers < 2:
-            _trial_chunk(0, len(site.trials))
+        if len(shared.jobs) < PARALLEL_FROM or workers < 2:
+            _trial_chunk(0, len(shared.jobs))
             yield
             return
         # jobs of a few hundred pages, taken in turn: the caller's process competes with the
-        # workers for the cores while it writes the other pages, so equal shares fixed
-        # up front would leave a core idle at the end while one worker finishes its share
-        step = -(-len(site.trials) // (workers * CHUNKS_PER_WORKER))
+        # workers for the cores while it does its part, so equal shares fixed up front
+        # would leave a core idle at the end while one worker finishes its share
+        step = -(-len(shared.jobs) // (workers * CHUNKS_PER_WORKER))
         environment().get_template("trial.html.j2")  # compiled here once, not in each worker
-        # the site is built: move it out of the collector's generations, so that neither
-        # this process nor the workers it forks scan it again at every full collection
-        # (and the workers' copies of its pages stay shared)
+        # what is built so far leaves the collector's generations, so that neither this
+        # process nor the workers it forks scan it again at every full collection (and the
+        # workers' copies of its pages stay shared)
         gc.freeze()
-        # fork: the workers inherit the site as it is (nothing pickled); a fork-context
+        # fork: the workers inherit the jobs as they are (nothing pickled); a fork-context
         # pool starts them all at the first submit
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(workers, mp_context=context) as pool:
-            starts = range(0, len(site.trials), step)
+            starts = range(0, len(shared.jobs), step)
             jobs = [pool.submit(_trial_chunk, i, i + step) for i in starts]
             yield
             for job in jobs:
@@ -235,25 +278,80 @@ def prepare(out: Path) -> None:
     (out / MARKER).write_text("written by kubeproof report; its pages are replaced each time\n")
 
 
-def write_site(
-    site: Site,
+def write_report(
+    runs: Sequence[Path | LoadedRun],
     out: Path,
-    alongside: Callable[[], object] | None = None,
+    tasks_dir: Path | None = None,
+    alongside: Callable[[list[LoadedRun]], object] | None = None,
     phases: dict[str, float] | None = None,
 ) -> Path:
-    """Every page of the report into `out`; returns index.html. `alongside`: work of the
-    caller's to do while the trial pages' workers run (the run's database rows, say), in
-    this process after the other pages. `phases`: filled with the wall seconds of each part
-    (docs/results.md, "Size")."""
+    """Every page of the report of `runs` into `out`; returns index.html. A run is its
+    directory, or the run as a caller loaded it already. `alongside`: work of the caller's
+    on the runs as read (their database rows, say), done in this process while the trial
+    pages' workers run. `phases`: filled with the wall seconds of each part (docs/
+    results.md, "Size").
+
+    Runs given as directories are listed first; with many trials the workers then start at
+    once and read the trials of their own pages, while this process reads every trial for
+    the other pages: no core waits for the reading to end."""
     clock = Clock(phases)
     prepare(out)
-    with clock("trial pages (workers)"), _trial_pages(site, out):
+    several = len(runs) > 1
+    dirs = [r.dir if isinstance(r, LoadedRun) else Path(r) for r in runs]
+    names = [d.name for d in dirs]
+    listings: list[Listing | None] = [None] * len(runs)
+    if not any(isinstance(r, LoadedRun) for r in runs):
+        with clock("listing the runs"):
+            listings = [list_trials(d) for d in dirs]
+        if sum(len(x.rels) for x in listings if x) >= PARALLEL_FROM and _workers() > 1:
+            jobs = [
+                (number, run, rel)
+                for number, (run, rel) in enumerate(
+                    (run, rel) for run, x in enumerate(listings) if x for rel in x.rels
+                )
+            ]
+            shared = _Pages(out, names, dirs, several, jobs)
+            with clock("trial pages (workers)"), _trial_pages(shared):
+                loaded = _rest(runs, listings, out, tasks_dir, alongside, clock)
+            return out / "index.html"
+    with clock("reading the runs"):
+        loaded = [_load(r, x) for r, x in zip(runs, listings, strict=True)]
+    with clock("site views"):
+        site = load_site(loaded, tasks_dir)
+    jobs = [(t.id, t.source, t.rel) for t in site.trials]
+    shared = _Pages(out, names, dirs, several, jobs, {t.id: t for t in site.trials})
+    with clock("trial pages (workers)"), _trial_pages(shared):
         with clock("other pages"):
             _other_pages(site, out)
         if alongside is not None:
             with clock("alongside"):
-                alongside()
+                alongside(loaded)
     return out / "index.html"
+
+
+def _load(run: Path | LoadedRun, listing: Listing | None) -> LoadedRun:
+    return run if isinstance(run, LoadedRun) else load_run(Path(run), listing)
+
+
+def _rest(
+    runs: Sequence[Path | LoadedRun],
+    listings: list[Listing | None],
+    out: Path,
+    tasks_dir: Path | None,
+    alongside: Callable[[list[LoadedRun]], object] | None,
+    clock: "Clock",
+) -> list[LoadedRun]:
+    """What this process does while the workers write the trial pages."""
+    with clock("reading the runs"):
+        loaded = [_load(r, x) for r, x in zip(runs, listings, strict=True)]
+    with clock("site views"):
+        site = load_site(loaded, tasks_dir)
+    with clock("other pages"):
+        _other_pages(site, out)
+    if alongside is not None:
+        with clock("alongside"):
+            alongside(loaded)
+    return loaded
 
 
 class Clock:
@@ -299,7 +397,7 @@ def _other_pages(site: Site, out: Path) -> None:
     task_template = env.get_template("task.html.j2")
     for task in site.tasks:
         _write(
-            out / "tasks" / f"{task.id}.html",
+            out / "tasks" / f"{task.page}.html",
             task_template.render(root="../", site=site, task=task, trials=by_id),
         )
     compare_template = env.get_template("compare.html.j2")

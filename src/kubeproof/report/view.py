@@ -5,6 +5,8 @@ Pages never compute; they print these. Every string here that an agent could hav
 escape it (Jinja2 autoescape) and nothing marks it safe.
 """
 
+from hashlib import sha256
+
 from pydantic import BaseModel, Field
 
 from kubeproof.results import TrialResult
@@ -34,11 +36,20 @@ def outcome_class(trial: TrialResult) -> str:
     return "fail"
 
 
+def task_page(task: str) -> str:
+    """The name of a task's page (tasks/<name>.html): a digest of its id, so that a trial
+    page can link its task's page knowing only the task, before every trial is read (the
+    trial pages are written while the run is: pages.py). Hex only: never a name a task or an
+    agent chose."""
+    return sha256(task.encode("utf-8", "surrogatepass")).hexdigest()[:20]
+
+
 class TrialView(BaseModel):
     """One trial as the pages show it."""
 
     id: int = Field(description="The trial's page number (trials/<id>.html).")
     run: str = Field(description="The run directory's name.")
+    source: int = Field(0, description="Which of the runs shown it is from (from 0).")
     rel: str = Field(description="The trial's directory relative to its run's.")
     path: str = Field(description="The trial's directory, as the report read it.")
     agent: str = Field(description="The agent's key in the report (`RUN/label` across runs).")
@@ -51,7 +62,8 @@ class TrialView(BaseModel):
 class TaskView(BaseModel):
     """One task and every agent's trials on it."""
 
-    id: int = Field(description="The task's page number (tasks/<id>.html).")
+    id: int = Field(description="The task's place in the report's order (by task id).")
+    page: str = Field(description="Its page's name (tasks/<page>.html): `task_page`.")
     task: str = Field(description="The task's id.")
     area: str = Field(description="The task's area.")
     difficulty: str = Field(description="The task's difficulty.")

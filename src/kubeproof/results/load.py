@@ -36,10 +36,21 @@ class LoadedRun:
     # (the trial's directory relative to the run, its result as the file holds it)
     trials: list[tuple[str, TrialResult]] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # trial files that did not read, why
+    # every trial directory found, read or not, in order (the report's trial page numbers)
+    listed: list[str] = field(default_factory=list)
 
     @property
     def name(self) -> str:
         return self.dir.name
+
+
+@dataclass
+class Listing:
+    """The trial directories of a run (`trials/<task>/<agent>/<repeat>`, sorted), and the
+    directories that could not be listed, each with why."""
+
+    rels: list[str]
+    skipped: list[str]
 
 
 def _object(data: bytes, what: str) -> dict:
@@ -115,31 +126,48 @@ def _listed(parent: int, name: str, rel: str, skipped: list[str]) -> Iterator[tu
         skipped.append(f"{rel}: {exc}")
 
 
-def _trials(
-    run: int, directory: Path, skipped: list[str]
-) -> Iterator[tuple[str, TrialResult | None, str]]:
-    """(rel, result or None, why not) of every `trials/<task>/<agent>/<repeat>` directory, in
-    sorted order. The run is walked once, each directory opened below its parent's
-    descriptor without following a symlink: a trial.json costs one `openat`, not a walk of
-    its whole path. A directory that cannot be listed is left out and said in `skipped`."""
+def _walk(run: int, skipped: list[str]) -> list[str]:
+    """The rel of every `trials/<task>/<agent>/<repeat>` directory, in sorted order. The run
+    is walked once, each directory opened below its parent's descriptor without following a
+    symlink. A directory that cannot be listed is left out and said in `skipped`."""
+    found = []
     for tasks, task in _listed(run, "trials", "trials", skipped):
         for agents, agent in _listed(tasks, task, f"trials/{task}", skipped):
-            for repeats, repeat in _listed(agents, agent, f"trials/{task}/{agent}", skipped):
-                rel = f"trials/{task}/{agent}/{repeat}"
-                name = f"{rel}/trial.json"
-                try:
-                    with hostile.directory(repeats, repeat, what=rel) as trial:
-                        data = hostile.read_bytes(trial, "trial.json", TRIAL_LIMIT, what=name)
-                except FileNotFoundError:
-                    data = None
-                except (hostile.HostileInput, OSError) as exc:
-                    yield rel, None, f"trial.json not read: {exc}"
-                    continue
-                yield rel, *_trial(data, directory, name)
+            where = f"trials/{task}/{agent}"
+            found += [f"{where}/{r}" for _, r in _listed(agents, agent, where, skipped)]
+    return found
 
 
-def load_run(directory: Path) -> LoadedRun:
-    """The run and every trial result in `directory`."""
+def list_trials(directory: Path) -> Listing:
+    """Where the trials of the run in `directory` are, before any is read: what `load_run`
+    reads when given it, and the order its trials take (the report numbers its trial pages
+    by it, and starts writing them while the run is still being read: report/pages.py)."""
+    skipped: list[str] = []
+    try:
+        with hostile.directory(Path(directory)) as fd:
+            rels = _walk(fd, skipped) if hostile.lexists(fd, "trials") else []
+    except (OSError, hostile.HostileInput) as exc:
+        raise NotARun(f"{directory}: {exc}") from None
+    return Listing(rels, skipped)
+
+
+def read_listed(run: int, directory: Path, rel: str) -> tuple[TrialResult | None, str]:
+    """The trial at `rel` (a listed trial directory) below `run`, the descriptor of the run
+    directory `directory`; or None and why not."""
+    name = f"{rel}/trial.json"
+    try:
+        with hostile.directory(run, rel) as trial:
+            data = hostile.read_bytes(trial, "trial.json", TRIAL_LIMIT, what=name)
+    except FileNotFoundError:
+        data = None
+    except (hostile.HostileInput, OSError) as exc:
+        return None, f"trial.json not read: {exc}"
+    return _trial(data, directory, name)
+
+
+def load_run(directory: Path, listing: "Listing | None" = None) -> LoadedRun:
+    """The run and every trial result in `directory`; `listing`: where its trials are, as
+    `list_trials` found them (else they are looked for now)."""
     directory = Path(directory)
     if not directory.is_dir() or directory.is_symlink():
         raise NotARun(f"{directory}: not a directory")
@@ -149,12 +177,15 @@ def load_run(directory: Path) -> LoadedRun:
     unread: list[str] = []
     trials: list[tuple[str, TrialResult]] = []
     with hostile.directory(directory) as fd, collector_paused():
-        if hostile.lexists(fd, "trials"):
-            for rel, trial, why in _trials(fd, directory, skipped):
-                if trial is None:
-                    unread.append(f"{rel}: {why}")
-                else:
-                    trials.append((rel, trial))
+        if listing is None:
+            listing = Listing(_walk(fd, skipped) if hostile.lexists(fd, "trials") else [], [])
+        skipped += listing.skipped
+        for rel in listing.rels:
+            trial, why = read_listed(fd, directory, rel)
+            if trial is None:
+                unread.append(f"{rel}: {why}")
+            else:
+                trials.append((rel, trial))
     if run is None and not trials and not unread:
         raise NotARun(f"{directory}: no run.json, plan.json or trials/ (not a run directory)")
     return LoadedRun(
@@ -163,4 +194,5 @@ def load_run(directory: Path) -> LoadedRun:
         complete,
         trials=trials,
         skipped=skipped + unread,
+        listed=listing.rels,
     )
