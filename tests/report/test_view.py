@@ -191,13 +191,16 @@ def test_alongside_and_parallel_pages(tmp_path, run, monkeypatch):
     """The caller's work runs on the runs as read while the trial pages are written, once;
     each part's wall time is said; pages written by forked workers taking jobs in turn
     (reading their trials themselves while the caller reads them all, or given them read)
-    equal those written in one process, an unreadable trial included."""
+    equal those written in one process, unreadable and symlinked trials included."""
     import re
 
     from kubeproof.report import pages
     from kubeproof.results.load import load_run
 
     (run / "trials" / "repair__alpha__two" / "noop" / "1" / "trial.json").write_text("{cut")
+    planted = run / "trials" / "repair__alpha__two" / "oracle" / "1"  # a symlinked trial
+    planted.rename(tmp_path / "elsewhere")
+    planted.symlink_to(tmp_path / "elsewhere", target_is_directory=True)
     called: list[object] = []
     phases: dict[str, float] = {}
     one = build_report([run], tmp_path / "one", alongside=called.append, phases=phases)
@@ -212,7 +215,7 @@ def test_alongside_and_parallel_pages(tmp_path, run, monkeypatch):
     }
     assert phases["trial pages (workers)"] >= phases["other pages"] + phases["alongside"]
     written = sorted(p.name for p in (one.parent / "trials").iterdir())
-    assert len(written) == 11  # 12 trial directories, one unreadable: no page, a gap
+    assert len(written) == 10  # 12 trial directories, two not read: no page, a gap each
     linked = set(re.findall(r'href="trials/(\d+\.html)"', (one.parent / "matrix.html").read_text()))
     assert linked == set(written)
     monkeypatch.setattr(pages, "PARALLEL_FROM", 1)

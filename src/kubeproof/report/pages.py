@@ -22,7 +22,7 @@ from importlib import resources
 from itertools import combinations
 from pathlib import Path
 
-from jinja2 import Environment, PackageLoader, StrictUndefined
+from jinja2 import Environment, PackageLoader, StrictUndefined, Template
 
 from kubeproof import hostile
 from kubeproof.errors import KubeproofError
@@ -32,7 +32,14 @@ from kubeproof.report.load import agent_key, load_site, trial_view
 from kubeproof.report.numbers import Budget, comparisons, outcomes, rates
 from kubeproof.report.tracks import track_views
 from kubeproof.report.view import Site, TrialView
-from kubeproof.results.load import Listing, LoadedRun, list_trials, load_run, read_listed
+from kubeproof.results.load import (
+    Listing,
+    LoadedRun,
+    TrialDirs,
+    list_trials,
+    load_run,
+    read_in,
+)
 from kubeproof.results.stats import Rates
 
 MATRIX_PAGE = 250  # tasks per matrix page: 10,000 cells stay a few hundred kB
@@ -163,10 +170,11 @@ _SHARED: _Pages | None = None
 _PAGE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC
 
 
-def _view(shared: _Pages, number: int, run: int, fd: int, rel: str) -> TrialView | None:
+def _view(shared: _Pages, number: int, run: int, trial: int, rel: str) -> TrialView | None:
+    """The trial of page `number`; `trial`: its directory's descriptor."""
     if shared.views is not None:
         return shared.views.get(number)
-    result, _ = read_listed(fd, shared.dirs[run], rel)  # unread: the caller lists it skipped
+    result, _ = read_in(trial, shared.dirs[run], rel)  # unread: the caller lists it skipped
     if result is None:
         return None
     key = agent_key(shared.runs[run], result.agent, shared.several)
@@ -180,27 +188,22 @@ def _trial_chunk(first: int, last: int) -> None:
     template = environment().get_template("trial.html.j2")  # compiled before the fork
     nav = {"runs": shared.runs}  # all the layout shows of the site
     with ExitStack() as opened:
-        # each run's directory and trials/ opened once: a trial is then found below them
-        # (no path walked from / per page), and a page written by name in the directory
-        runs: dict[int, int] = {}
+        # each run's directory opened once, and a trial's directory once for all its files
+        # (no path walked from / per file), and a page written by name in trials/
+        runs: dict[int, TrialDirs] = {}
         pages = os.open(shared.out / "trials", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         opened.callback(os.close, pages)
         for number, run, rel in shared.jobs[first:last]:
             if run not in runs:
-                runs[run] = opened.enter_context(hostile.directory(shared.dirs[run]))
-            trial = _view(shared, number, run, runs[run], rel)
-            if trial is None:
+                fd = opened.enter_context(hostile.directory(shared.dirs[run]))
+                runs[run] = opened.enter_context(TrialDirs(fd))
+            try:
+                with runs[run].open(rel) as trial:
+                    page = _page(shared, template, nav, number, run, trial, rel)
+            except (OSError, hostile.HostileInput):  # gone or planted: no page, as unread
                 continue
-            r = trial.result
-            detail = load_detail(
-                Path(trial.path),
-                r.collateral_per_step or [],
-                r.evidence.fingerprint if r.evidence else None,
-                within=(runs[run], rel),
-            )
-            page = template.render(
-                root="../", site=nav, t=trial, r=r, body=trialpage.body(trial, r, detail)
-            )
+            if page is None:
+                continue
             fd = os.open(f"{number}.html", _PAGE_FLAGS, 0o644, dir_fd=pages)
             try:
                 data = memoryview(page.encode())
@@ -208,6 +211,22 @@ def _trial_chunk(first: int, last: int) -> None:
                     data = data[os.write(fd, data) :]
             finally:
                 os.close(fd)
+
+
+def _page(
+    shared: _Pages, template: Template, nav: dict, number: int, run: int, trial: int, rel: str
+) -> str | None:
+    view = _view(shared, number, run, trial, rel)
+    if view is None:
+        return None
+    r = view.result
+    detail = load_detail(
+        Path(view.path),
+        r.collateral_per_step or [],
+        r.evidence.fingerprint if r.evidence else None,
+        within=(trial, "."),
+    )
+    return template.render(root="../", site=nav, t=view, r=r, body=trialpage.body(view, r, detail))
 
 
 def _workers() -> int:

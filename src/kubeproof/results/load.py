@@ -8,6 +8,7 @@ any, in plan.json. A trial.json cut short by the kill reads as a trial that neve
 """
 
 from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -151,15 +152,60 @@ def list_trials(directory: Path) -> Listing:
     return Listing(rels, skipped)
 
 
-def read_listed(run: int, directory: Path, rel: str) -> tuple[TrialResult | None, str]:
-    """The trial at `rel` (a listed trial directory) below `run`, the descriptor of the run
-    directory `directory`; or None and why not."""
+class TrialDirs:
+    """Opens the trial directories `trials/<task>/<agent>/<repeat>` of a run below its
+    descriptor, without following symlinks, keeping the last `trials/<task>/<agent>` open:
+    the trials of a listing come in its order, so each costs one `openat`, not a walk of
+    four. Close it (or use it as a context manager) when done."""
+
+    def __init__(self, run: int):
+        self.run = run
+        self.parent: str | None = None
+        self.held = ExitStack()
+        self.fd = -1
+
+    def __enter__(self) -> "TrialDirs":
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.held.close()
+        self.parent = None
+
+    @contextmanager
+    def open(self, rel: str) -> Iterator[int]:
+        """The descriptor of trial directory `rel`, for the block; FileNotFoundError or
+        HostileInput (a symlink, not a directory) as `hostile.directory` raises them."""
+        head, _, name = rel.rpartition("/")
+        if head != self.parent:
+            self.close()
+            self.held = ExitStack()
+            self.fd = self.held.enter_context(hostile.directory(self.run, head, what=head))
+            self.parent = head
+        with hostile.directory(self.fd, name, what=rel) as trial:
+            yield trial
+
+
+def read_listed(dirs: TrialDirs, directory: Path, rel: str) -> tuple[TrialResult | None, str]:
+    """The trial at `rel` (a listed trial directory) of the run in `directory`, opened by
+    `dirs`; or None and why not."""
+    try:
+        with dirs.open(rel) as trial:
+            return read_in(trial, directory, rel)
+    except FileNotFoundError:
+        return _trial(None, directory, f"{rel}/trial.json")
+    except (hostile.HostileInput, OSError) as exc:
+        return None, f"trial.json not read: {exc}"
+
+
+def read_in(trial: int, directory: Path, rel: str) -> tuple[TrialResult | None, str]:
+    """The trial.json in `trial`, the descriptor of the trial directory `rel` of the run in
+    `directory` (for messages); or None and why not."""
     name = f"{rel}/trial.json"
     try:
-        with hostile.directory(run, rel) as trial:
-            data = hostile.read_bytes(trial, "trial.json", TRIAL_LIMIT, what=name)
-    except FileNotFoundError:
-        data = None
+        data = hostile.read_bytes(trial, "trial.json", TRIAL_LIMIT, what=name)
     except (hostile.HostileInput, OSError) as exc:
         return None, f"trial.json not read: {exc}"
     return _trial(data, directory, name)
@@ -180,12 +226,13 @@ def load_run(directory: Path, listing: "Listing | None" = None) -> LoadedRun:
         if listing is None:
             listing = Listing(_walk(fd, skipped) if hostile.lexists(fd, "trials") else [], [])
         skipped += listing.skipped
-        for rel in listing.rels:
-            trial, why = read_listed(fd, directory, rel)
-            if trial is None:
-                unread.append(f"{rel}: {why}")
-            else:
-                trials.append((rel, trial))
+        with TrialDirs(fd) as dirs:
+            for rel in listing.rels:
+                trial, why = read_listed(dirs, directory, rel)
+                if trial is None:
+                    unread.append(f"{rel}: {why}")
+                else:
+                    trials.append((rel, trial))
     if run is None and not trials and not unread:
         raise NotARun(f"{directory}: no run.json, plan.json or trials/ (not a run directory)")
     return LoadedRun(
