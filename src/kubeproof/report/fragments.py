@@ -112,3 +112,48 @@ def results(items: list | None, title: str) -> Markup:
         f'<h3>{escape(title)}</h3>\n<table class="results"><thead><tr><th></th><th>kind</th>'
         f"<th>name</th><th>reason</th></tr></thead><tbody>\n{rows}</tbody></table>\n"
     )
+
+
+NONE = "\N{EN DASH}"  # what a value not known shows
+
+
+def _num(value: float | None) -> str:
+    return NONE if value is None else f"{value:,.1f}"
+
+
+def task_rows(agents: list[str], task: Any, trials: Mapping[int, Any]) -> Markup:
+    """A task page's table rows: every agent's trials on the task, in the agents' order."""
+    rows = []
+    for agent in agents:
+        for n in task.trials.get(agent, ()):
+            t = trials[n]
+            r = t.result
+            rows.append(
+                f'<tr><td>{escape(agent)}</td><td><a href="../trials/{t.id}.html">'
+                f'{escape(r.repeat)}</a></td>\n<td class="{escape(t.css)}">{escape(t.word)}</td>'
+                f"<td>{escape(r.score)}</td><td>{NONE if r.safe is None else r.safe}</td>\n"
+                f"<td>{escape(r.decision.outcome) if r.decision else NONE}</td>"
+                f"<td>{NONE if r.steps is None else r.steps}</td>\n"
+                f'<td>{_num(r.timings.total)}</td><td class="reason">{escape(r.reason or "")}'
+                "</td></tr>\n"
+            )
+    return Markup("".join(rows))
+
+
+def cells(
+    agents: Iterable[str], task: Any, trials: Mapping[int, Any], root: str, titled: bool
+) -> Markup:
+    """One cell per agent of a task's row (the matrix, a comparison): a link per trial,
+    coloured by its outcome, `titled` by its reason; `root`: the way to the report's top."""
+    out = []
+    for agent in agents:
+        links = []
+        for n in task.trials.get(agent, ()):
+            t = trials[n]
+            title = f' title="{escape(t.result.reason or "")}"' if titled else ""
+            links.append(
+                f'<a class="{escape(t.css)}" href="{root}trials/{t.id}.html"{title}>'
+                f"{escape(t.word)}</a>"
+            )
+        out.append(f'<td class="cell">{"".join(links)}</td>')
+    return Markup("".join(out))

@@ -62,6 +62,8 @@ def environment() -> Environment:
     env.filters["pre"] = fragments.pre
     env.filters["steps"] = fragments.steps
     env.filters["results"] = fragments.results
+    env.globals["task_rows"] = fragments.task_rows
+    env.globals["cells"] = fragments.cells
     env.filters["pct"] = lambda v: NONE if v is None else f"{v:.0%}"
     env.filters["num"] = lambda v, d=1: NONE if v is None else f"{v:,.{d}f}"
     env.filters["usd"] = lambda v: NONE if v is None else f"${v:,.4f}"
