@@ -6,8 +6,16 @@ number the tests expect follows from the tables below."""
 from pathlib import Path
 
 from kubeproof.results import RunPaths, RunResult, TrialResult
-from kubeproof.results.generate import GenerateOutcome, StageOutcome, Weights, composite
+from kubeproof.results.generate import (
+    GenerateOutcome,
+    JudgeFlag,
+    JudgeOutcome,
+    StageOutcome,
+    Weights,
+    composite,
+)
 from kubeproof.results.netpol import NetpolOutcome
+from tests.report.synth import ATTACK
 
 GEN = {  # task -> (resource type, tier)
     "generate-v2-role-easy-create-1": ("role", "easy"),
@@ -33,6 +41,17 @@ ANSWERS = {
     },
 }
 TU = {("model:x", "generate-v2-configmap-easy-create-3"): 0.8}
+# what the LLM judge (S5) said, where it was asked: scored with two flags, and a failure
+JUDGE = {
+    ("model:x", "generate-v2-configmap-easy-create-3"): JudgeOutcome(
+        status="judged", judge="local/judge", quality=0.8,
+        flags=[JudgeFlag(code="missing_label", detail="no app label"),
+               JudgeFlag(code="style", detail=f"keys unsorted {ATTACK}")],
+    ),
+    ("model:x", "generate-v2-serviceaccount-advanced-create-4"): JudgeOutcome(
+        status="failed", judge="local/judge", reason="the reply was not the strict JSON asked"
+    ),
+}  # fmt: skip
 # a second wording of the same tasks for model:x (another run): what changes
 TERSE = {
     "generate-v2-configmap-easy-create-3": ("S3",),
@@ -101,6 +120,7 @@ def make_generate_run(
                 result.verdict, result.reason = "error", "the model endpoint kept failing"
             else:
                 g = outcome(fate, prompt, TU.get((agent, task)))
+                g.judge = JUDGE.get((agent, task))
                 result.generate = g
                 result.verdict = "resolved" if g.strict_pass else "failed"
                 result.score, result.safe = int(g.strict_pass), True

@@ -112,6 +112,25 @@ def test_generate_grid_ladder_grants_as_shown(generate_page):
     assert "Each agent was asked in one prompt variant" in generate_page
 
 
+def test_generate_judge_flags_as_shown(tmp_path):
+    """S5's table: per agent the answers the judge was asked about, scored, failed on and
+    flagged, each flag code counted; the trial page lists each flag in the judge's words,
+    as text. Agents the judge never saw have no row."""
+    run = make_generate_run(tmp_path / "gen")
+    index = build_report([run], tmp_path / "site")
+    rows = {a["data-agent"]: c for a, c in Tables(index.read_text()).tables["generate-judge"]}
+    # agent, asked, scored, judge failed, flagged, then each code (most raised first)
+    assert rows == {"model:x": ["model:x", "2", "1", "1", "1", "1", "1"]}
+    assert "<th>missing_label</th><th>style</th>" in index.read_text()
+    pages = [p.read_text() for p in (index.parent / "trials").iterdir()]
+    flagged = [p for p in pages if 'id="judge"' in p and "missing_label" in p]
+    assert len(flagged) == 1
+    assert "judged · Tu 0.80 · local/judge" in flagged[0]
+    assert "keys unsorted &lt;script&gt;" in flagged[0] and "<script>document" not in flagged[0]
+    failed = [p for p in pages if "the reply was not the strict JSON asked" in p]
+    assert len(failed) == 1 and "No flag raised." in failed[0]
+
+
 def test_generate_pairs_reuse_the_comparison_pages(tmp_path, generate_page):
     paired = {
         (a["data-b"], a["data-a"]): cells

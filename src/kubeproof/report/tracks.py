@@ -14,6 +14,7 @@ from kubeproof.report.numbers import Budget, comparisons
 from kubeproof.report.view import Site
 from kubeproof.results.stats import Comparison, Outcome
 from kubeproof.results.stats.generate_track import Cell, GenerateTables, tables
+from kubeproof.results.stats.judge_flags import JudgeFlags, judge_flags
 from kubeproof.results.stats.netpol_track import Row, by_fault_type, summarize_keyed
 from kubeproof.results.stats.tracks import by_track
 
@@ -31,6 +32,7 @@ class GenerateView(BaseModel):
         description="Per agent, type and tier (`all` for totals), its cell."
     )
     pairs: list[PairView] = Field(description="Agent pairs that share generate tasks.")
+    judge: JudgeFlags | None = Field(None, description="S5's flags; absent: no judge asked.")
 
 
 class NetpolView(BaseModel):
@@ -90,6 +92,7 @@ def track_views(
             tables=got,
             grid=grid,
             pairs=_generate_pairs(site, pairs, found, compared, budget or Budget()),
+            judge=judge_flags(generate),
         )
     rows = summarize_keyed(netpol) if netpol else []
     if rows:

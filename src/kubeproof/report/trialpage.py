@@ -96,6 +96,24 @@ def _turns(d: Detail) -> list[str]:
     return parts
 
 
+def _judge(r: TrialResult) -> str:
+    """S5, when a generate answer's judge was asked: its verdict and each flag."""
+    judge = r.generate.judge if r.generate is not None else None
+    if judge is None:
+        return ""
+    said = f"{escape(judge.status)}" + (f": {escape(judge.reason)}" if judge.reason else "")
+    if judge.quality is not None:
+        said += f" · Tu {judge.quality:.2f}"
+    cached = " (cached)" if judge.cached else ""
+    flags = "".join(
+        f"<li><b>{escape(f.code or '(no code)')}</b>: {escape(f.detail)}</li>" for f in judge.flags
+    )
+    return (
+        f'<h3>LLM judge (S5)</h3>\n<p id="judge">{said} · {escape(judge.judge)}{cached}</p>\n'
+        + (f'<ul class="flags">{flags}</ul>\n' if flags else "<p>No flag raised.</p>\n")
+    )
+
+
 def _evidence(r: TrialResult, d: Detail) -> list[str]:
     chain = d.chain
     parts = ["<h2>Evidence</h2>\n"]
@@ -141,6 +159,7 @@ def body(t: TrialView, r: TrialResult, d: Detail) -> Markup:
         fragments.results(r.broken_state, "Broken state (before the agent)"),
         fragments.results(r.results, "Checks and contracts"),
         fragments.results(r.safety, "Safety"),
+        _judge(r),
         _json_items("Audit violations", r.audit_violations),
         _json_items("Outages", r.outages),
         "\n",
