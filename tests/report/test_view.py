@@ -155,6 +155,10 @@ def test_directory_reused_only_when_a_report(tmp_path, run):
     with pytest.raises(KubeproofError, match="holds no report"):
         build_report([run], other)
     assert (other / "notes.txt").read_text() == "mine"
+    # what is not a run is refused before the earlier report is emptied
+    with pytest.raises(KubeproofError, match="not a run directory"):
+        build_report([other], out)
+    assert (out / "index.html").is_file() and (out / "trials" / "0.html").is_file()
 
 
 def test_task_instruction(tmp_path, run):

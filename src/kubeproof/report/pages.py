@@ -328,15 +328,16 @@ def write_report(
     once and read the trials of their own pages, while this process reads every trial for
     the other pages: no core waits for the reading to end."""
     clock = Clock(phases)
-    prepare(out)
     several = len(runs) > 1
     dirs = [r.dir if isinstance(r, LoadedRun) else Path(r) for r in runs]
     names = [d.name for d in dirs]
     listings: list[Listing | None] = [None] * len(runs)
+    # what is not a run is refused before `out` is emptied (an earlier report stays)
     if not any(isinstance(r, LoadedRun) for r in runs):
         with clock("listing the runs"):
             listings = [list_trials(d) for d in dirs]
         if sum(len(x.rels) for x in listings if x) >= PARALLEL_FROM and _workers() > 1:
+            prepare(out)
             jobs = [
                 (number, run, rel)
                 for number, (run, rel) in enumerate(
@@ -345,12 +346,13 @@ def write_report(
             ]
             shared = _Pages(out, names, dirs, several, jobs)
             with clock("trial pages (workers)"), _trial_pages(shared):
-                loaded = _rest(runs, listings, out, tasks_dir, alongside, clock)
+                _rest(runs, listings, out, tasks_dir, alongside, clock)
             return out / "index.html"
     with clock("reading the runs"):
         loaded = [_load(r, x) for r, x in zip(runs, listings, strict=True)]
     with clock("site views"):
         site = load_site(loaded, tasks_dir)
+    prepare(out)
     jobs = [(t.id, t.source, t.rel) for t in site.trials]
     shared = _Pages(out, names, dirs, several, jobs, {t.id: t for t in site.trials})
     with clock("trial pages (workers)"), _trial_pages(shared):

@@ -29,6 +29,9 @@ class NotARun(KubeproofError):
     """The directory is not a run directory."""
 
 
+NOT_A_RUN = "{}: no run.json, plan.json or trials/ (not a run directory)"
+
+
 @dataclass
 class LoadedRun:
     dir: Path
@@ -144,9 +147,15 @@ def list_trials(directory: Path) -> Listing:
     reads when given it, and the order its trials take (the report numbers its trial pages
     by it, and starts writing them while the run is still being read: report/pages.py)."""
     skipped: list[str] = []
+    names = (RunPaths(directory).result.name, RunPaths(directory).plan.name)
     try:
         with hostile.directory(Path(directory)) as fd:
-            rels = _walk(fd, skipped) if hostile.lexists(fd, "trials") else []
+            if hostile.lexists(fd, "trials"):
+                rels = _walk(fd, skipped)
+            elif not any(hostile.is_file(fd, name) for name in names):
+                raise NotARun(NOT_A_RUN.format(directory))
+            else:
+                rels = []
     except (OSError, hostile.HostileInput) as exc:
         raise NotARun(f"{directory}: {exc}") from None
     return Listing(rels, skipped)
@@ -234,7 +243,7 @@ def load_run(directory: Path, listing: "Listing | None" = None) -> LoadedRun:
                 else:
                     trials.append((rel, trial))
     if run is None and not trials and not unread:
-        raise NotARun(f"{directory}: no run.json, plan.json or trials/ (not a run directory)")
+        raise NotARun(NOT_A_RUN.format(directory))
     return LoadedRun(
         directory,
         run or RunResult.model_validate({}),
