@@ -206,14 +206,26 @@ def read_bytes(
     `what`: how messages name the file (default: `relative`)."""
     what = what or str(relative)
     try:
+        if isinstance(root, int) and _plain(relative):  # a name in a directory held open
+            return _read_regular(root, relative, limit, what)
         with _parent(root, relative) as (directory, name):
-            fd = _open_regular(directory, name, what)
-            try:
-                return _read_fd(fd, limit, what)
-            finally:
-                os.close(fd)
+            return _read_regular(directory, name, limit, what)
     except FileNotFoundError:
         return None
+
+
+def _plain(relative: str) -> bool:
+    """Whether `relative` is one name, nothing to walk: read below a directory held open,
+    it needs no walk (a trial page reads several files so, 10,000 times in a large report)."""
+    return isinstance(relative, str) and "/" not in relative and relative not in ("", ".", "..")
+
+
+def _read_regular(directory: int, name: str, limit: int, what: str) -> bytes:
+    fd = _open_regular(directory, name, what)
+    try:
+        return _read_fd(fd, limit, what)
+    finally:
+        os.close(fd)
 
 
 def read_ends(root: Path | int, relative: str, keep: int) -> tuple[bytes, bytes, int] | None:
@@ -221,18 +233,24 @@ def read_ends(root: Path | int, relative: str, keep: int) -> tuple[bytes, bytes,
     keep/2 bytes or b"" when it fits whole in the first part, its size); None if none."""
     what = str(relative)
     try:
+        if isinstance(root, int) and _plain(relative):
+            return _ends(root, relative, keep, what)
         with _parent(root, relative) as (directory, name):
-            fd = _open_regular(directory, name, what)
-            try:
-                size = os.fstat(fd).st_size
-                if size <= keep:
-                    return _read_fd(fd, keep, what), b"", size
-                half = keep // 2
-                return os.pread(fd, half, 0), os.pread(fd, half, size - half), size
-            finally:
-                os.close(fd)
+            return _ends(directory, name, keep, what)
     except FileNotFoundError:
         return None
+
+
+def _ends(directory: int, name: str, keep: int, what: str) -> tuple[bytes, bytes, int]:
+    fd = _open_regular(directory, name, what)
+    try:
+        size = os.fstat(fd).st_size
+        if size <= keep:
+            return _read_fd(fd, keep, what), b"", size
+        half = keep // 2
+        return os.pread(fd, half, 0), os.pread(fd, half, size - half), size
+    finally:
+        os.close(fd)
 
 
 def decode(data: bytes, what: str) -> str:

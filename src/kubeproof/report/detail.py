@@ -9,10 +9,9 @@ one runaway output cannot make a page of hundreds of megabytes.
 
 import json
 from contextlib import ExitStack
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-from pydantic import BaseModel, Field
 
 from kubeproof import hostile
 from kubeproof.evidence.chain import ChainError, read_entries
@@ -25,75 +24,79 @@ LOG_KEEP = 256 * 1024  # bytes of a log kept (its head and tail)
 JSONL_LIMIT = 64 * 1024 * 1024  # bytes of trajectory.jsonl or turns.jsonl read
 
 
-class Text(BaseModel):
-    """A text shown whole or cut: `cut` characters were left out."""
+# The views below are slotted dataclasses, not pydantic models: a report of 10,000 trials
+# builds a dozen per page, from values this module has already checked, and a dataclass is
+# built several times faster (docs/results.md, "Size").
 
-    text: str = Field("", description="What is shown.")
-    cut: int = Field(0, description="Characters left out (0: shown whole).")
+
+@dataclass(slots=True)
+class Text:
+    """A text shown whole or cut."""
+
+    text: str = ""  # what is shown
+    cut: int = 0  # characters left out (0: shown whole)
 
 
 def capped(value: Any, cap: int = TEXT_CAP) -> Text:
     text = value if isinstance(value, str) else json.dumps(value, indent=1, default=str)
-    # validated, not model_construct: pydantic's validator in Rust builds these small models
-    # faster than model_construct's Python loop (a trial page has dozens)
     if len(text) <= cap:
-        return Text(text=text, cut=0)
-    return Text(text=text[:cap], cut=len(text) - cap)
+        return Text(text, 0)
+    return Text(text[:cap], len(text) - cap)
 
 
-class StepView(BaseModel):
+@dataclass(slots=True)
+class StepView:
     """One command of the trajectory and what followed it."""
 
-    index: int = Field(description="The step's number, from 1.")
-    origin: str = Field("agent", description="`agent`, `kubectl` (a CLI agent's call) or `cli`.")
-    command: Text = Field(description="The command as the agent wrote it.")
-    exit_code: Any = Field(None, description="Its exit code.")
-    seconds: Any = Field(None, description="Its wall time.")
-    timed_out: bool = Field(False, description="Whether it was stopped at its time limit.")
-    harness_cut: bool = Field(False, description="The harness truncated its output itself.")
-    stdout: Text = Field(description="What it printed.")
-    stderr: Text = Field(description="What it printed on stderr.")
-    safety: list[str] = Field(
-        default_factory=list, description="What the safety monitor saw broken after it."
-    )
-    collateral: int | None = Field(None, description="Outages counted during the step.")
-    risk: dict[str, Any] | None = Field(None, description="The evidence chain's risk of it.")
+    index: int  # the step's number, from 1
+    command: Text  # the command as the agent wrote it
+    stdout: Text  # what it printed
+    stderr: Text  # what it printed on stderr
+    origin: str = "agent"  # `agent`, `kubectl` (a CLI agent's call) or `cli`
+    exit_code: Any = None
+    seconds: Any = None  # its wall time
+    timed_out: bool = False  # stopped at its time limit
+    harness_cut: bool = False  # the harness truncated its output itself
+    safety: list[str] = field(default_factory=list)  # what the monitor saw broken after it
+    collateral: int | None = None  # outages counted during the step
+    risk: dict[str, Any] | None = None  # the evidence chain's risk of it
 
 
-class TurnView(BaseModel):
+@dataclass(slots=True)
+class TurnView:
     """One model turn (turns.jsonl)."""
 
-    turn: Any = Field(None, description="The turn's number.")
-    tokens_in: Any = Field(None, description="Input tokens.")
-    tokens_out: Any = Field(None, description="Output tokens.")
-    cost_usd: Any = Field(None, description="Its cost, if known.")
-    seconds: Any = Field(None, description="The call's wall time.")
-    finish_reason: Any = Field(None, description="Why the model stopped.")
-    text: Text = Field(description="The model's text.")
-    tool_calls: Text = Field(description="Its tool calls, as JSON.")
-    actions: Text = Field(description="What the harness made of them, as JSON.")
-    wasted: Any = Field(None, description="Why the turn produced no usable command.")
+    text: Text  # the model's text
+    tool_calls: Text  # its tool calls, as JSON
+    actions: Text  # what the harness made of them, as JSON
+    turn: Any = None
+    tokens_in: Any = None
+    tokens_out: Any = None
+    cost_usd: Any = None
+    seconds: Any = None  # the call's wall time
+    finish_reason: Any = None  # why the model stopped
+    wasted: Any = None  # why the turn produced no usable command
 
 
-class ChainStatus(BaseModel):
+@dataclass(slots=True)
+class ChainStatus:
     """The evidence chain, verified when the report was built."""
 
-    present: bool = Field(False, description="The trial has a chain.")
-    ok: bool = Field(False, description="Intact, sealed and matching trial.json.")
-    entries: int = Field(0, description="Entries read.")
-    fingerprint: str | None = Field(None, description="The key that signed it.")
-    problems: list[str] = Field(default_factory=list, description="Each problem, where.")
+    present: bool = False  # the trial has a chain
+    ok: bool = False  # intact, sealed and matching trial.json
+    entries: int = 0  # entries read
+    fingerprint: str | None = None  # the key that signed it
+    problems: list[str] = field(default_factory=list)  # each problem, where
 
 
-class Detail(BaseModel):
-    steps: list[StepView] = Field(default_factory=list, description="The trajectory.")
-    turns: list[TurnView] = Field(default_factory=list, description="Model turns.")
-    verifier_log: Text | None = Field(None, description="verifier.log.")
-    error_log: Text | None = Field(None, description="error.log, when the trial wrote one.")
-    chain: ChainStatus = Field(default_factory=ChainStatus, description="Evidence chain.")
-    problems: list[str] = Field(
-        default_factory=list, description="Files that did not read, and why."
-    )
+@dataclass(slots=True)
+class Detail:
+    steps: list[StepView] = field(default_factory=list)  # the trajectory
+    turns: list[TurnView] = field(default_factory=list)  # model turns
+    verifier_log: Text | None = None
+    error_log: Text | None = None  # when the trial wrote one
+    chain: ChainStatus = field(default_factory=ChainStatus)
+    problems: list[str] = field(default_factory=list)  # files that did not read, and why
 
 
 def _lines(root: Path | int, name: str, problems: list[str]) -> list[dict]:

@@ -23,6 +23,7 @@ from itertools import combinations
 from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, Template
+from markupsafe import Markup
 
 from kubeproof import hostile
 from kubeproof.errors import KubeproofError
@@ -188,7 +189,7 @@ def _trial_chunk(first: int, last: int) -> None:
     shared = _SHARED
     assert shared is not None
     template = environment().get_template("trial.html.j2")  # compiled before the fork
-    nav = {"runs": shared.runs}  # all the layout shows of the site
+    layout = _layout(template, {"runs": shared.runs})  # all the layout shows of the site
     with ExitStack() as opened:
         # each run's directory opened once, and a trial's directory once for all its files
         # (no path walked from / per file), and a page written by name in trials/
@@ -201,7 +202,7 @@ def _trial_chunk(first: int, last: int) -> None:
                 runs[run] = opened.enter_context(TrialDirs(fd))
             try:
                 with runs[run].open(rel) as trial:
-                    page = _page(shared, template, nav, number, run, trial, rel)
+                    page = _page(shared, layout, number, run, trial, rel)
             except (OSError, hostile.HostileInput):  # gone or planted: no page, as unread
                 continue
             if page is None:
@@ -215,8 +216,19 @@ def _trial_chunk(first: int, last: int) -> None:
                 os.close(fd)
 
 
+_TITLE, _BODY = "\x00title\x00", "\x00body\x00"  # where a trial page's parts go
+
+
+def _layout(template: Template, nav: dict) -> tuple[str, str, str]:
+    """The trial page's layout around its title and its body, rendered once."""
+    page = template.render(root="../", site=nav, title=Markup(_TITLE), body=Markup(_BODY))
+    head, _, rest = page.partition(_TITLE)
+    mid, _, tail = rest.partition(_BODY)
+    return head, mid, tail
+
+
 def _page(
-    shared: _Pages, template: Template, nav: dict, number: int, run: int, trial: int, rel: str
+    shared: _Pages, layout: tuple[str, str, str], number: int, run: int, trial: int, rel: str
 ) -> str | None:
     view = _view(shared, number, run, trial, rel)
     if view is None:
@@ -228,7 +240,8 @@ def _page(
         r.evidence.fingerprint if r.evidence else None,
         within=(trial, "."),
     )
-    return template.render(root="../", site=nav, t=view, r=r, body=trialpage.body(view, r, detail))
+    head, mid, tail = layout
+    return "".join((head, trialpage.title(view), mid, trialpage.body(view, r, detail), tail))
 
 
 WORKER_NICENESS = 5  # CFS weight 335 against the caller's 1024

@@ -143,6 +143,11 @@ def _evidence(r: TrialResult, d: Detail) -> list[str]:
     return parts
 
 
+def title(t: TrialView) -> str:
+    """A trial page's title (before the report's name)."""
+    return f"{escape(t.task)} · {escape(t.agent)} · {escape(t.result.repeat)}"
+
+
 def body(t: TrialView, r: TrialResult, d: Detail) -> Markup:
     """Everything a trial page shows below its navigation."""
     parts = [

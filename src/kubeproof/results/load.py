@@ -163,9 +163,10 @@ def list_trials(directory: Path) -> Listing:
 
 class TrialDirs:
     """Opens the trial directories `trials/<task>/<agent>/<repeat>` of a run below its
-    descriptor, without following symlinks, keeping the last `trials/<task>/<agent>` open:
-    the trials of a listing come in its order, so each costs one `openat`, not a walk of
-    four. Close it (or use it as a context manager) when done."""
+    descriptor, without following symlinks, keeping the last `trials/<task>` open: the
+    trials of a listing come in its order, a task's agents one after another, so each
+    costs a walk of two, not of four. Close it (or use it as a context manager) when
+    done."""
 
     def __init__(self, run: int):
         self.run = run
@@ -187,7 +188,10 @@ class TrialDirs:
     def open(self, rel: str) -> Iterator[int]:
         """The descriptor of trial directory `rel`, for the block; FileNotFoundError or
         HostileInput (a symlink, not a directory) as `hostile.directory` raises them."""
-        head, _, name = rel.rpartition("/")
+        parts = rel.split("/")
+        head, name = "/".join(parts[:2]), "/".join(parts[2:])
+        if not name:  # not trials/<task>/...: walked whole from the run (".": its descriptor)
+            head, name = ".", rel
         if head != self.parent:
             self.close()
             self.held = ExitStack()
