@@ -24,6 +24,7 @@ import json
 import os
 import secrets
 import stat
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -377,6 +378,21 @@ def _constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+_DECODERS = threading.local()
+
+
+def _decoder() -> json.JSONDecoder:
+    """This thread's strict decoder, made once: json.loads with hooks builds a decoder at
+    every call, and a report reads tens of thousands of JSON lines (a decoder's scanner
+    keeps state while it runs a hook, so threads do not share one)."""
+    found = getattr(_DECODERS, "decoder", None)
+    if found is None:
+        found = _DECODERS.decoder = json.JSONDecoder(
+            object_pairs_hook=_pairs, parse_constant=_constant
+        )
+    return found
+
+
 def loads_json(text: str | bytes, what: str = "JSON", depth: int = JSON_DEPTH) -> Any:
     """Strict JSON: UTF-8, no duplicate keys, no NaN/Infinity, at most `depth` levels."""
     if isinstance(text, bytes):
@@ -387,7 +403,7 @@ def loads_json(text: str | bytes, what: str = "JSON", depth: int = JSON_DEPTH) -
     if text.count("[") + text.count("{") > depth and json_depth(text) > depth:
         raise HostileInput(f"{what} is nested deeper than {depth} levels")
     try:
-        return json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant)
+        return _decoder().decode(text)
     except (ValueError, RecursionError) as exc:
         raise HostileInput(f"{what} is not strict JSON: {exc}") from None
 
