@@ -165,3 +165,30 @@ def cells(
             )
         out.append(f'<td class="cell">{"".join(links)}</td>')
     return Markup("".join(out))
+
+
+def pair_rows(tasks: Iterable[Any], a: str, b: str, trials: Mapping[int, Any]) -> Markup:
+    """A comparison page's per-task rows: each task either agent has trials on, with both
+    agents' cells."""
+    rows = []
+    for task in tasks:
+        if a in task.trials or b in task.trials:
+            rows.append(
+                f'<tr><td><a href="../tasks/{task.page}.html">{escape(task.task)}</a></td>\n'
+                f"{cells((a, b), task, trials, '../', False)}</tr>\n"
+            )
+    return Markup("".join(rows))
+
+
+def matrix_rows(tasks: Iterable[Any], agents: list[str], trials: Mapping[int, Any]) -> Markup:
+    """The task-by-agent matrix's rows, with the data its filters read."""
+    rows = []
+    for task in tasks:
+        area, difficulty = escape(task.area), escape(task.difficulty)
+        rows.append(
+            f'<tr data-area="{area}" data-difficulty="{difficulty}">\n'
+            f'<td><a href="tasks/{task.page}.html">{escape(task.task)}</a></td><td>{area}</td>'
+            f"<td>{difficulty}</td><td>{escape(task.expected)}</td>\n"
+            f"{cells(agents, task, trials, '', True)}\n</tr>\n"
+        )
+    return Markup("".join(rows))

@@ -65,6 +65,8 @@ def environment() -> Environment:
     env.filters["results"] = fragments.results
     env.globals["task_rows"] = fragments.task_rows
     env.globals["cells"] = fragments.cells
+    env.globals["pair_rows"] = fragments.pair_rows
+    env.globals["matrix_rows"] = fragments.matrix_rows
     env.filters["pct"] = lambda v: NONE if v is None else f"{v:.0%}"
     env.filters["num"] = lambda v, d=1: NONE if v is None else f"{v:,.{d}f}"
     env.filters["usd"] = lambda v: NONE if v is None else f"${v:,.4f}"
