@@ -371,11 +371,7 @@ def write_report(
     jobs = [(t.id, t.source, t.rel) for t in site.trials]
     shared = _Pages(out, names, dirs, several, jobs, {t.id: t for t in site.trials})
     with clock("trial pages (workers)"), _trial_pages(shared):
-        with clock("other pages"):
-            _other_pages(site, out)
-        if alongside is not None:
-            with clock("alongside"):
-                alongside(loaded)
+        _others_and_alongside(site, out, loaded, alongside, clock)
     return out / "index.html"
 
 
@@ -396,12 +392,51 @@ def _rest(
         loaded = [_load(r, x) for r, x in zip(runs, listings, strict=True)]
     with clock("site views"):
         site = load_site(loaded, tasks_dir)
-    with clock("other pages"):
-        _other_pages(site, out)
-    if alongside is not None:
-        with clock("alongside"):
-            alongside(loaded)
+    _others_and_alongside(site, out, loaded, alongside, clock)
     return loaded
+
+
+_SITE: tuple[Site, Path] | None = None  # what the other pages' process inherits
+
+
+def _other_pages_inherited() -> None:
+    assert _SITE is not None
+    _other_pages(*_SITE)
+
+
+def _others_and_alongside(
+    site: Site,
+    out: Path,
+    loaded: list[LoadedRun],
+    alongside: Callable[[list[LoadedRun]], object] | None,
+    clock: "Clock",
+) -> None:
+    """The pages other than trials', and the caller's work on the runs. For a large report
+    with work alongside, a forked process writes the pages while this one does the work:
+    each is a core's worth (the statistics, thousands of task pages; the rows), and they
+    need nothing of each other. The trial pages' workers, at a lower priority, fill in."""
+    global _SITE
+    if alongside is None or len(site.trials) < PARALLEL_FROM or _workers() < 2:
+        with clock("other pages"):
+            _other_pages(site, out)
+        if alongside is not None:
+            with clock("alongside"):
+                alongside(loaded)
+        return
+    _SITE = site, out
+    try:
+        with clock("other pages"):
+            gc.freeze()  # the site stays shared with the fork, never scanned
+            # forked beside the trial pages' pool, whose manager thread holds no lock
+            # while it waits on its workers (Python 3.11's ProcessPoolExecutor)
+            context = multiprocessing.get_context("fork")
+            with ProcessPoolExecutor(1, mp_context=context) as pool:
+                pages = pool.submit(_other_pages_inherited)
+                with clock("alongside"):
+                    alongside(loaded)
+                pages.result()  # its exception is the report's
+    finally:
+        _SITE = None
 
 
 class Clock:
