@@ -37,7 +37,7 @@ def work(suite: str, n: int):
 
 def main() -> None:
     from kubeproof.generate.live.prove import stage_means
-    from kubeproof.generate.live.workers import embedded, judge_all
+    from kubeproof.generate.live.workers import embedded, judge_all, nodes_for
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=24, help="references (and as many mutants)")
@@ -51,7 +51,8 @@ def main() -> None:
     began = time.monotonic()
     first: float | None = None
     judged = []
-    for j in judge_all(items, args.workers, start=embedded(), recycle_every=args.recycle_every):
+    start = embedded(nodes_for(item.task for item in items))
+    for j in judge_all(items, args.workers, start=start, recycle_every=args.recycle_every):
         first = first if first is not None else time.monotonic() - began - j.seconds
         judged.append(j)
     wall = time.monotonic() - began

@@ -93,7 +93,7 @@ def test_a_cluster_that_never_starts_makes_every_unjudged_answer_an_error(tmp_pa
         (["--weights", "1,1"], "--weights"),
         (["--weights", "1,-1,1"], "--weights"),
         (["--agent", "cli:my-agent"], "cannot answer generate tasks"),
-        (["--id", "generate-v1-role-advanced-create-7"], "generator v2"),
+        (["--id", "generate-v1-role-advanced-create-7"], "role tasks are v2"),
     ],
 )
 def test_generate_run_refuses_what_it_cannot_do_before_any_cluster(tmp_path, args, says):

@@ -7,7 +7,7 @@ import pytest
 
 from kubeproof.generate.live.identity import role_name
 from kubeproof.generate.live.session import JudgeSession
-from kubeproof.generate.model import Rule, Stage, Tier
+from kubeproof.generate.model import RUNTIME_CHECKS, Rule, Stage, Tier
 from kubeproof.generate.task import generate
 from kubeproof.generate.templates import TEMPLATES
 
@@ -31,7 +31,8 @@ def _mutants(task):
 
 @pytest.fixture(scope="module")
 def session(cluster):
-    with JudgeSession(cluster) as s:
+    # no nodes on the shared cluster: runtime truth off (tested in test_live_runtime.py)
+    with JudgeSession(cluster, runtime_truth=False) as s:
         yield s
 
 
@@ -44,6 +45,8 @@ def test_references_pass_mutants_fail_where_they_aim_nothing_left_behind(session
     wrong = []
     for task in tasks:
         ref = session.judge(task, task.reference, "reference")
+        if any(isinstance(c, RUNTIME_CHECKS) for c in task.checks):
+            assert "runtime checks not run" in ref.stages[-1].reason, task.id
         if not ref.strict_pass:
             wrong.append((task.id, "reference", ref.failed_at, ref.error, ref.stages[-1].reason))
         assert ref.applied and {r.name for r in ref.applied.created} >= {

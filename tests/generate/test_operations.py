@@ -24,7 +24,7 @@ from kubeproof.generate.templates import TEMPLATES
 
 GOLDEN = Path(__file__).parent / "golden"
 GOLDEN_IDS = (
-    "generate-v2-deployment-intermediate-update-1",
+    "generate-v3-deployment-intermediate-update-1",
     "generate-v2-configmap-advanced-delete-2",
     "generate-v2-role-advanced-command-3",
 )

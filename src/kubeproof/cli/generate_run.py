@@ -137,7 +137,7 @@ def run(
     llm_judge = LLMJudge(parse(judge, named), cache) if judge else None
     out.mkdir(parents=True, exist_ok=True)
     key = keys.load_signing_key(evidence_key)
-    start, given, workers = judge_clusters(cluster, jobs)
+    start, given, workers = judge_clusters(cluster, jobs, tasks)
     meta = {
         "started_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "agents": agents,

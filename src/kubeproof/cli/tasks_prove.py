@@ -16,7 +16,7 @@ from kubeproof.generate import store, suites
 from kubeproof.generate.live.judge import LiveJudgement
 from kubeproof.generate.live.prove import prove as prove_tasks
 from kubeproof.generate.live.prove import prove_offline
-from kubeproof.generate.live.workers import embedded
+from kubeproof.generate.live.workers import embedded, nodes_for
 from kubeproof.generate.model import GeneratedTask
 from kubeproof.generate.task import generate as make_task
 from kubeproof.generate.task import parse_id
@@ -37,11 +37,12 @@ def select_tasks(
 
 
 def judge_clusters(
-    cluster: str, jobs: int
+    cluster: str, jobs: int, tasks: list[GeneratedTask]
 ) -> tuple[Callable[[], Cluster] | None, Cluster | None, int]:
-    """How judge sessions get their clusters: (start one, or the one given; workers)."""
+    """How judge sessions get their clusters: (start one, or the one given; workers). An
+    embedded one gets simulated nodes when the tasks carry runtime checks."""
     if cluster == "embedded":
-        return embedded(), None, jobs
+        return embedded(nodes_for(tasks)), None, jobs
     if cluster.startswith("kubeconfig:"):
         from kubeproof.cluster import ExternalCluster
 
@@ -100,7 +101,7 @@ def prove(
         if not proof.valid:
             raise typer.Exit(1)
         return
-    start, external, jobs = judge_clusters(cluster, jobs)
+    start, external, jobs = judge_clusters(cluster, jobs, tasks)
     total = sum(2 + len(t.mutants) for t in tasks)
     seen = 0
 
@@ -131,6 +132,8 @@ def _print(proof) -> None:
     table.add_row("references passing S0-S4", f"{proof.references_passed}/{proof.tasks}")
     table.add_row("empty answers failing S0", f"{proof.empties_failed_s0}/{proof.tasks}")
     table.add_row("mutants failing where they aim", f"{proof.mutants_caught}/{proof.mutants}")
+    if proof.live_only:
+        table.add_row("mutants only runtime truth catches (not judged)", str(proof.live_only))
     table.add_row("judge errors", str(proof.errors))
     console.print(table)
     ops = Table("OPERATOR", "CAUGHT", "MADE", box=None)

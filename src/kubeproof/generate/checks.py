@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 
 from kubeproof.generate import rbac
 from kubeproof.generate.model import (
+    RUNTIME_CHECKS,
     Check,
     CommandOutput,
     FieldEquals,
@@ -31,6 +32,11 @@ class Verdict(BaseModel):
     reason: str = Field(description="Why, in one line.")
     under_grant: int = Field(default=0, description="Matrix cells asked for but denied.")
     over_grant: int = Field(default=0, description="Matrix cells to deny but allowed.")
+    skipped: bool = Field(
+        default=False,
+        description="Not judged (a runtime check offline, or live with runtime truth off): "
+        "neither a pass nor a failure.",
+    )
 
 
 def find(objects: list[dict], ref: ObjectRef) -> dict | None:
@@ -200,11 +206,18 @@ def probe_binding(check: Permissions) -> dict:
     }
 
 
+def not_run(check: Check, why: str) -> Verdict:
+    """A runtime check the judge did not run (`why`: offline, or runtime truth off)."""
+    return Verdict(passed=True, skipped=True, reason=f"{check.type} not run ({why})")
+
+
 def evaluate(check: Check, objects: list[dict], output: str | None = None) -> Verdict:
     """One check over `objects` (the target must be among them); a question's check over
     the command's `output`."""
     if isinstance(check, CommandOutput):
         return output_verdict(check, output)
+    if isinstance(check, RUNTIME_CHECKS):
+        return not_run(check, "offline")
     if isinstance(check, Permissions):
         return _permissions(objects, check)
     obj = find(objects, check.target)

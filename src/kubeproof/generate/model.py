@@ -209,6 +209,69 @@ class CommandOutput(_Strict):
     )
 
 
+class _RuntimeCheck(_Check):
+    """Runtime truth (S4, live only): what the controllers, the scheduler and the simulated
+    nodes make of the objects, awaited for at most `timeout_seconds`. The offline judge
+    cannot run them and reports them as not run (docs/generate.md, Runtime truth)."""
+
+    timeout_seconds: float = Field(
+        default=90.0, gt=0, le=600, description="The longest the judge waits for it to hold."
+    )
+
+
+class PodsReady(_RuntimeCheck):
+    """The workload's pods run on the simulated nodes: `count` of them Ready (a Deployment,
+    StatefulSet or DaemonSet), or `count` Succeeded (a Job's completions)."""
+
+    type: Literal["pods_ready"] = "pods_ready"
+    count: int = Field(ge=1, description="Pods that must be Ready, or a Job's completions.")
+
+
+class ServiceEndpoints(_RuntimeCheck):
+    """The Service selects ready pods: its EndpointSlices hold at least `count` ready
+    endpoints for its port `port`, on the pods' port `target_port`."""
+
+    type: Literal["service_endpoints"] = "service_endpoints"
+    port: int = Field(description="The Service's port (spec.ports[].port).")
+    target_port: int = Field(description="The port the endpoints must carry (the pods').")
+    count: int = Field(ge=1, description="Ready endpoints at least.")
+    backing: ObjectRef | None = Field(
+        default=None,
+        description="The workload whose pods should back it; awaited Ready before the "
+        "endpoints are judged, so a wrong selector fails soon, not at the timeout.",
+    )
+
+
+class PodGroup(_Strict):
+    """The pods of one workload, by the labels its pod template carries."""
+
+    namespace: str
+    labels: dict[str, str] = Field(description="Labels the pods carry (all of them).")
+
+
+class NetworkPath(_Strict):
+    """One intended path: may a pod of `source` open `port`/`protocol` on every pod of
+    `destination`?"""
+
+    source: PodGroup
+    destination: PodGroup
+    port: int
+    protocol: Literal["TCP", "UDP", "SCTP"] = "TCP"
+    allowed: bool = Field(description="What the task intends: open or closed.")
+
+
+class PolicyPaths(_RuntimeCheck):
+    """The NetworkPolicies let through exactly the intended paths between the running pods,
+    as netsim computes them from the live objects (the evaluator the simulated nodes route
+    with and the netpol track's mismatch report uses): exact, not probed."""
+
+    type: Literal["policy_paths"] = "policy_paths"
+    paths: list[NetworkPath] = Field(min_length=1)
+
+
+RUNTIME_CHECKS = (PodsReady, ServiceEndpoints, PolicyPaths)
+
+
 Check = Annotated[
     FieldEquals
     | MapIncludes
@@ -218,7 +281,10 @@ Check = Annotated[
     | ListContains
     | Permissions
     | Unchanged
-    | CommandOutput,
+    | CommandOutput
+    | PodsReady
+    | ServiceEndpoints
+    | PolicyPaths,
     Field(discriminator="type"),
 ]
 

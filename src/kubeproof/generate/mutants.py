@@ -178,6 +178,86 @@ def token_automount(objects: list[dict]) -> Change | None:
     return out, index, "automountServiceAccountToken"
 
 
+def _pod_spec(obj: dict) -> dict:
+    return obj["spec"]["template"]["spec"]
+
+
+def bad_image(objects: list[dict]) -> Change | None:
+    """An image tag that does not exist: the pull fails (ErrImagePull)."""
+    found = _first(objects, "Deployment", "Job")
+    if found is None:
+        return None
+    out, index, obj = found
+    _pod_spec(obj)["containers"][0]["image"] += "x"
+    return out, index, "spec.template.spec.containers[0].image"
+
+
+def unschedulable(objects: list[dict]) -> Change | None:
+    """A nodeSelector no node matches: the pods stay Pending (no static check reads it)."""
+    found = _first(objects, "Deployment", "Job")
+    if found is None:
+        return None
+    out, index, obj = found
+    _pod_spec(obj)["nodeSelector"] = {"disktype": "ssd"}
+    return out, index, "spec.template.spec.nodeSelector"
+
+
+def wrong_selector(objects: list[dict]) -> Change | None:
+    found = _first(objects, "Service")
+    if found is None or not found[2]["spec"].get("selector"):
+        return None
+    out, index, obj = found
+    key = sorted(obj["spec"]["selector"])[0]
+    obj["spec"]["selector"][key] += "-x"
+    return out, index, f'spec.selector["{key}"]'
+
+
+def narrow_selector(objects: list[dict]) -> Change | None:
+    """One selector label more, which no pod carries: the asked labels are all there."""
+    found = _first(objects, "Service")
+    if found is None or not found[2]["spec"].get("selector"):
+        return None
+    out, index, obj = found
+    obj["spec"]["selector"]["tier"] = "web"
+    return out, index, 'spec.selector["tier"]'
+
+
+def wrong_target_port(objects: list[dict]) -> Change | None:
+    found = _first(objects, "Service")
+    if found is None:
+        return None
+    out, index, obj = found
+    entry = obj["spec"]["ports"][0]
+    if not isinstance(entry.get("targetPort"), int):
+        return None
+    entry["targetPort"] += 1
+    return out, index, "spec.ports[0].targetPort"
+
+
+def allow_all_ingress(objects: list[dict]) -> Change | None:
+    """An ingress rule that admits everything, beside the asked ones."""
+    found = _first(objects, "NetworkPolicy")
+    if found is None:
+        return None
+    out, index, obj = found
+    obj["spec"].setdefault("ingress", []).append({})
+    return out, index, "spec.ingress"
+
+
+# mistakes that break what runs, made only for tasks with runtime checks; those in LIVE_ONLY
+# pass every static check, so only the live judge can catch them (the offline proof counts
+# them apart: docs/generate.md, Runtime truth)
+RUNTIME_OPERATORS: tuple[tuple[str, Operator, Stage], ...] = (
+    ("bad_image", bad_image, Stage.s4_checks),
+    ("unschedulable", unschedulable, Stage.s4_checks),
+    ("wrong_selector", wrong_selector, Stage.s4_checks),
+    ("narrow_selector", narrow_selector, Stage.s4_checks),
+    ("wrong_target_port", wrong_target_port, Stage.s4_checks),
+    ("allow_all_ingress", allow_all_ingress, Stage.s4_checks),
+)
+LIVE_ONLY = frozenset({"unschedulable", "narrow_selector", "allow_all_ingress"})
+
+
 OPERATORS: tuple[tuple[str, Operator, Stage], ...] = (
     ("wrong_name", wrong_name, Stage.s3_objects),
     ("wrong_namespace", wrong_namespace, Stage.s3_objects),
@@ -209,10 +289,12 @@ def _field_operators() -> list[tuple[str, Operator, Stage]]:
             for name, kind, path, how in mutant_fields.FIELDS]  # fmt: skip
 
 
-def mutants(objects: list[dict]) -> list[Mutant]:
-    """Every operator that applies to these reference objects, in a fixed order."""
+def mutants(objects: list[dict], runtime: bool = False) -> list[Mutant]:
+    """Every operator that applies to these reference objects, in a fixed order; with
+    `runtime` (the task has runtime checks) the runtime operators too, last."""
     out = []
-    for name, operator, stage in [*OPERATORS, *_field_operators()]:
+    more = RUNTIME_OPERATORS if runtime else ()
+    for name, operator, stage in [*OPERATORS, *_field_operators(), *more]:
         change = operator(objects)
         if change is None:
             continue

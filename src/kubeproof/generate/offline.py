@@ -61,10 +61,14 @@ def checks_stage(task: GeneratedTask, objects: list[dict]) -> StageResult:
 def verdicts_stage(verdicts: list[typed.Verdict]) -> StageResult:
     """S4 from the checks' verdicts, offline or live."""
     failed = [v.reason for v in verdicts if not v.passed]
+    judged = [v for v in verdicts if not v.skipped]
+    skipped = len(verdicts) - len(judged)
+    not_run = f" ({skipped} runtime checks not run)" if skipped else ""
     return StageResult(
         stage=Stage.s4_checks,
         passed=not failed,
-        reason=f"{len(verdicts) - len(failed)}/{len(verdicts)} checks; " + "; ".join(failed[:3]),
+        reason=f"{len(judged) - len(failed)}/{len(judged)} checks{not_run}"
+        + "".join(f"; {f}" for f in failed[:3]),
         under_grant=sum(v.under_grant for v in verdicts),
         over_grant=sum(v.over_grant for v in verdicts),
     )

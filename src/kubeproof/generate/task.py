@@ -8,6 +8,7 @@ import re
 from kubeproof.generate.draft import RBAC_GROUP, Draft, ref
 from kubeproof.generate.errors import GenerateError
 from kubeproof.generate.model import (
+    RUNTIME_CHECKS,
     EvaluationIdentity,
     GeneratedTask,
     Operation,
@@ -28,7 +29,12 @@ OPERATIONS = {
 }
 
 # v2: a misnamed Namespace's objects move with it (wrong_name failed at S2, not S3)
-GENERATOR_VERSION = 2
+# v3: runtime truth (PodsReady, ServiceEndpoints, PolicyPaths) and the runtime mutants
+GENERATOR_VERSION = 3
+# A task's id and random source carry the version that last changed its type's tasks, so a
+# change to some types leaves the others' tasks (kubebench-810's) byte for byte as they were
+TYPE_VERSIONS = {"deployment": 3, "service": 3, "networkpolicy": 3, "job": 3}
+BASE_VERSION = 2  # every other type's
 _ID = re.compile(r"^generate-v(\d+)-([a-z]+)-(easy|intermediate|advanced)-([a-z]+)-(\d+)$")
 _WRITE = ["get", "list", "watch", "create", "update", "patch", "delete"]
 _SCALE = ["get", "update", "patch"]
@@ -74,17 +80,27 @@ def identity(operation: Operation = Operation.create) -> EvaluationIdentity:
     )
 
 
+def version_of(resource_type: str) -> int:
+    """The version in the ids of this type's tasks: the last that changed them."""
+    return TYPE_VERSIONS.get(resource_type, BASE_VERSION)
+
+
 def task_id(resource_type: str, tier: Tier, operation: Operation, seed: int) -> str:
-    return f"generate-v{GENERATOR_VERSION}-{resource_type}-{tier}-{operation}-{seed}"
+    return f"generate-v{version_of(resource_type)}-{resource_type}-{tier}-{operation}-{seed}"
 
 
 def parse_id(text: str) -> tuple[str, Tier, Operation, int]:
-    """(type, tier, operation, seed) of a task id of this generator version."""
+    """(type, tier, operation, seed) of a task id this generator makes."""
     match = _ID.match(text)
-    if not match or int(match[1]) != GENERATOR_VERSION:
-        raise GenerateError(f"not a task id of generator v{GENERATOR_VERSION}: {text!r}")
+    if not match:
+        raise GenerateError(f"not a generated task id: {text!r}")
     if match[2] not in TEMPLATES or match[4] not in set(Operation):
         raise GenerateError(f"no generator for {match[2]} {match[4]}")
+    if int(match[1]) != version_of(match[2]):
+        raise GenerateError(
+            f"not a task id of generator v{GENERATOR_VERSION}: {text!r} (its {match[2]} "
+            f"tasks are v{version_of(match[2])})"
+        )
     return match[2], Tier(match[3]), Operation(match[4]), int(match[5])
 
 
@@ -99,13 +115,15 @@ def generate(
 ) -> GeneratedTask:
     if resource_type not in TEMPLATES:
         raise GenerateError(f"no template for {resource_type!r}; have {sorted(TEMPLATES)}")
-    rng = random.Random(f"generate/v{GENERATOR_VERSION}/{resource_type}/{tier}/{operation}/{seed}")
+    version = version_of(resource_type)
+    rng = random.Random(f"generate/v{version}/{resource_type}/{tier}/{operation}/{seed}")
     draft = _draft(resource_type, tier, operation, rng)
     kinds = {o["kind"] for o in draft.objects + draft.fixtures} | set(draft.extra_kinds)
     expected = draft.objects if draft.expected is None else draft.expected
+    runtime = any(isinstance(c, RUNTIME_CHECKS) for c in draft.checks)
     return GeneratedTask(
         id=task_id(resource_type, tier, operation, seed),
-        generator_version=GENERATOR_VERSION,
+        generator_version=version,
         seed=seed,
         resource_type=resource_type,
         tier=tier,
@@ -120,5 +138,5 @@ def generate(
         absent=[ref(o) for o in draft.absent],
         checks=draft.checks,
         reference=dump(draft.objects) if draft.command is None else draft.command,
-        mutants=mutants(draft.objects) if draft.mutants is None else draft.mutants,
+        mutants=mutants(draft.objects, runtime) if draft.mutants is None else draft.mutants,
     )

@@ -10,9 +10,17 @@ from lightkube.codecs import from_dict
 from pydantic import Field, computed_field
 
 from kubeproof.generate import checks as typed
-from kubeproof.generate.live import access, objects
+from kubeproof.generate.live import access, objects, runtime
 from kubeproof.generate.live.apply import Applied
-from kubeproof.generate.model import CommandOutput, GeneratedTask, ObjectRef, Permissions, Stage
+from kubeproof.generate.model import (
+    RUNTIME_CHECKS,
+    Check,
+    CommandOutput,
+    GeneratedTask,
+    ObjectRef,
+    Permissions,
+    Stage,
+)
 from kubeproof.generate.offline import Judgement, StageResult, verdicts_stage
 from kubeproof.generate.offline_ops import question
 
@@ -90,11 +98,15 @@ def checks_stage(
     pool: ThreadPoolExecutor,
     probes: list[ObjectRef],
     output: str | None = None,
+    runtime_truth: bool = True,
 ) -> StageResult:
     """S4 on the live objects (and a question's on what the command printed). A probe
     binding a matrix needs is created as admin and appended to `probes` for the session to
-    delete."""
-    read = [c.target for c in task.checks if not isinstance(c, Permissions | CommandOutput)]
+    delete. Runtime checks wait for the pods (live/runtime.py), so they run last and only
+    when every other check passed (S4 has failed otherwise, and waiting would add only
+    detail); with `runtime_truth` off they are reported as not run."""
+    skip = (Permissions, CommandOutput, *RUNTIME_CHECKS)
+    read = [c.target for c in task.checks if not isinstance(c, skip)]
     targets = {objects.key(t): t for t in read}
     world = [o for o in (objects.read(admin, t) for t in targets.values()) if o is not None]
     matrices = [c for c in task.checks if isinstance(c, Permissions)]
@@ -105,10 +117,22 @@ def checks_stage(
             probes.append(objects.ref_of(doc))
     if matrices:
         access.barrier(admin, PROBE_MANAGER)
-    verdicts = [
-        access.matrix(admin, c, pool)
-        if isinstance(c, Permissions)
-        else typed.evaluate(c, world, output)
-        for c in task.checks
-    ]
-    return verdicts_stage(verdicts)
+
+    def static(check: Check) -> typed.Verdict:
+        if isinstance(check, Permissions):
+            return access.matrix(admin, check, pool)
+        return typed.evaluate(check, world, output)
+
+    verdicts = {
+        i: static(c) for i, c in enumerate(task.checks) if not isinstance(c, RUNTIME_CHECKS)
+    }
+    failed = any(not v.passed for v in verdicts.values())
+    for i, later in enumerate(task.checks):
+        if isinstance(later, RUNTIME_CHECKS):
+            if not runtime_truth:
+                verdicts[i] = typed.not_run(later, "runtime truth off")
+            elif failed:
+                verdicts[i] = typed.not_run(later, "a static check failed")
+            else:
+                verdicts[i] = runtime.evaluate(admin, later)
+    return verdicts_stage([verdicts[i] for i in range(len(task.checks))])

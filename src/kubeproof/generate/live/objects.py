@@ -14,6 +14,7 @@ from lightkube.resources import (
     autoscaling_v2,
     batch_v1,
     core_v1,
+    discovery_v1,
     networking_v1,
     policy_v1,
     rbac_authorization_v1,
@@ -69,15 +70,23 @@ def read(client: Client, ref: ObjectRef) -> dict | None:
     return {"apiVersion": ref.api_version, "kind": ref.kind, **obj.to_dict()}
 
 
-def delete(client: Client, ref: ObjectRef) -> bool:
+# kinds whose controllers make pods (a CronJob through its Jobs)
+WORKLOADS = frozenset({"Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job", "CronJob"})
+
+
+def delete(client: Client, ref: ObjectRef, *, foreground: bool = False) -> bool:
     """Delete with background propagation (a Job's or Deployment's pods go too; the API's
-    default for a Job orphans them); False if it was already gone."""
+    default for a Job orphans them), or foreground: the object stays, being deleted, until
+    the garbage collector has deleted its dependents (a Deployment's ReplicaSets and their
+    pods, which the kubelet must stop first), so its going means theirs. False if it was
+    already gone."""
+    cascade = CascadeType.FOREGROUND if foreground else CascadeType.BACKGROUND
     try:
         client.delete(
             resource(ref.api_version, ref.kind),
             ref.name,
             namespace=ref.namespace,
-            cascade=CascadeType.BACKGROUND,
+            cascade=cascade,
         )
     except ApiError as exc:
         if exc.status.code == 404:
@@ -125,10 +134,16 @@ INVENTORY = (
 )
 
 
+# what controllers make for the workloads and Services (pods on the simulated nodes): the
+# answer's doing too, so the inventory lists them
+DEPENDENTS = (core_v1.Pod, apps_v1.ReplicaSet, discovery_v1.EndpointSlice)
+
+
 def inventory(client: Client) -> set[tuple[str, str | None, str]]:
-    """(kind, namespace, name) of every object of the INVENTORY kinds."""
+    """(kind, namespace, name) of every object of the INVENTORY kinds and of the
+    DEPENDENTS."""
     found = set()
-    for res in INVENTORY:
+    for res in (*INVENTORY, *DEPENDENTS):
         scope = {"namespace": "*"} if issubclass(res, NamespacedResource) else {}
         for obj in client.list(res, **scope):  # type: ignore[call-overload]
             found.add((res.__name__, obj.metadata.namespace, obj.metadata.name))

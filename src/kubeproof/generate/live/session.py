@@ -75,11 +75,14 @@ class JudgeSession:
         *,
         start: Callable[[], Cluster] | None = None,
         recycle_every: int = 0,
+        runtime_truth: bool = True,
     ):
         if (cluster is None) == (start is None):
             raise ValueError("give a cluster or a way to start one, not both")
         self._given, self._start = cluster, start
         self.recycle_every = recycle_every
+        # off: runtime checks are reported as not run (a cluster without nodes, knowingly)
+        self.runtime_truth = runtime_truth
         self.cluster: Cluster | None = None
         self.clusters_used = 0
         self._pool = ThreadPoolExecutor(SAR_THREADS, thread_name_prefix="judge-sar")
@@ -104,6 +107,9 @@ class JudgeSession:
         self._fixtures: dict[tuple, tuple[ObjectRef, str]] = {}
         self._dirty: set[tuple] = set()
         self._pending: dict[tuple, ObjectRef] = {}  # deleted, maybe not gone yet
+        # the answer's workloads deleted in the foreground: awaited before the next answer,
+        # so their pods, ReplicaSets and EndpointSlices are gone too
+        self._draining: set[tuple] = set()
         self._judged = 0
         self.tainted: str | None = None
         access.barrier(self.admin, FIXTURE_MANAGER)  # its objects stay: part of the baseline
@@ -160,13 +166,22 @@ class JudgeSession:
                     )
                 time.sleep(0.05)
 
-    def _delete(self, refs: list[ObjectRef], finalizers: frozenset | set = frozenset()) -> None:
-        """Delete these objects, namespaces last; they are awaited when needed again."""
+    def _delete(
+        self,
+        refs: list[ObjectRef],
+        finalizers: frozenset | set = frozenset(),
+        drain: bool = False,
+    ) -> None:
+        """Delete these objects, namespaces last; they are awaited when needed again. With
+        `drain`, workloads go in the foreground and are awaited before the next answer."""
         for ref in sorted(refs, key=lambda r: r.kind == "Namespace"):
-            objects.delete(self.admin, ref)
+            workload = drain and ref.kind in objects.WORKLOADS
+            objects.delete(self.admin, ref, foreground=workload)
             if objects.key(ref) in finalizers:
                 objects.drop_finalizers(self.admin, ref)
             self._pending[objects.key(ref)] = ref
+            if workload:
+                self._draining.add(objects.key(ref))
 
     def _remove_fixtures(self, keep: frozenset | set = frozenset()) -> None:
         """Delete the fixtures but those in `keep` (a namespace's content goes with it)."""
@@ -193,7 +208,8 @@ class JudgeSession:
                   if ref.kind == "Namespace" and k not in keep}  # fmt: skip
         keep = {k for k in keep if self._fixtures[k][0].namespace not in remade}
         self._remove_fixtures(keep)
-        self._await_gone(_needed(docs) | _needed(task.fixtures))
+        self._await_gone(_needed(docs) | _needed(task.fixtures) | self._draining)
+        self._draining.clear()
         for doc in sorted(task.fixtures, key=lambda d: d.get("kind") != "Namespace"):
             k = objects.key(objects.ref_of(doc))
             if k not in keep:
@@ -264,7 +280,9 @@ class JudgeSession:
                 s3, out.extra = objects_stage(task, applied, self.admin, fixtures)
                 if self._record(out, s3, clock):
                     clock = time.monotonic()
-                    s4 = checks_stage(task, self.admin, self._pool, probes, output)
+                    s4 = checks_stage(
+                        task, self.admin, self._pool, probes, output, self.runtime_truth
+                    )
                     self._record(out, s4, clock)
         except Exception as exc:  # the judge's failure, recorded; the cluster is suspect
             out.error = f"{type(exc).__name__}: {exc}"
@@ -296,7 +314,7 @@ class JudgeSession:
             for d in docs
             if isinstance(d.get("metadata"), dict) and d["metadata"].get("finalizers")
         }
-        self._delete(probes + applied.created, finalized)
+        self._delete(probes + applied.created, finalized, drain=True)
         touched = applied.changed + applied.deleted
         changed = [r for r in touched if objects.key(r) not in fixtures]
         if changed:

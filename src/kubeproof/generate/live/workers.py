@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from kubeproof.cluster.base import Cluster
 from kubeproof.generate.live.judge import LiveJudgement
 from kubeproof.generate.live.session import JudgeSession
-from kubeproof.generate.model import GeneratedTask
+from kubeproof.generate.model import RUNTIME_CHECKS, GeneratedTask
 
 
 @dataclass
@@ -21,10 +21,22 @@ class Work:
     answers: list[tuple[str, str]]
 
 
+# simulated nodes of a judge cluster whose tasks carry runtime checks: one holds every
+# template's pods (its 4 CPUs fit the largest Deployment's requests, 5 x 500m)
+RUNTIME_NODES = 1
+
+
+def nodes_for(tasks: Iterable[GeneratedTask]) -> int:
+    """The nodes a judge cluster needs for these tasks: none when no task carries a runtime
+    check (the stages read the API only, and a cluster starts faster without nodes)."""
+    runtime = any(isinstance(c, RUNTIME_CHECKS) for t in tasks for c in t.checks)
+    return RUNTIME_NODES if runtime else 0
+
+
 def embedded(nodes: int = 0, attempts: int = 3) -> Callable[[], Cluster]:
-    """How a worker starts its cluster: an embedded control plane (no nodes by default: the
-    stages read the API only), tried again when a start fails (on a loaded machine a
-    controller can give up waiting for the apiserver)."""
+    """How a worker starts its cluster: an embedded control plane with `nodes` simulated
+    nodes (nodes_for: none unless runtime checks need them), tried again when a start fails
+    (on a loaded machine a controller can give up waiting for the apiserver)."""
 
     def start() -> Cluster:
         from kubeproof.cluster import EmbeddedCluster
@@ -48,9 +60,11 @@ def judge_all(
     start: Callable[[], Cluster] | None = None,
     cluster: Cluster | None = None,
     recycle_every: int = 0,
+    runtime_truth: bool = True,
 ) -> Iterator[LiveJudgement]:
     """Every answer's judgement, as they finish. Give `cluster` (one worker judges on it) or
-    `start` (each worker starts and stops its own, recycled every `recycle_every` answers)."""
+    `start` (each worker starts and stops its own, recycled every `recycle_every` answers).
+    Without `runtime_truth`, runtime checks are reported as not run."""
     if cluster is not None and workers != 1:
         raise ValueError("one given cluster takes one worker")
     todo: queue.Queue[Work | None] = queue.Queue()
@@ -62,7 +76,9 @@ def judge_all(
 
     def worker() -> None:
         try:
-            with JudgeSession(cluster, start=start, recycle_every=recycle_every) as session:
+            with JudgeSession(
+                cluster, start=start, recycle_every=recycle_every, runtime_truth=runtime_truth
+            ) as session:
                 while (item := todo.get()) is not None:
                     for label, answer in item.answers:
                         done.put(session.judge(item.task, answer, label))

@@ -1,13 +1,23 @@
 """NetworkPolicy as a manifest to write: default deny, one allowed path between two apps, and
-a policy with a monitoring namespace and DNS egress. The checks read the policy's fields; the
-runtime truth (which paths netsim lets through) comes with the live stages. The netpol track
-(kubeproof.netpol) is a different thing: repairing policies on a running topology."""
+a policy with a monitoring namespace and DNS egress. The checks read the policy's fields, and
+the runtime truth which paths between the fixture's running pods netsim lets through
+(PolicyPaths). The netpol track (kubeproof.netpol) is a different thing: repairing policies
+on a running topology."""
 
 import random
 
 from kubeproof.generate import vocab
 from kubeproof.generate.draft import Draft, meta, namespace_fixture, ref
-from kubeproof.generate.model import Check, FieldEquals, ListContains, MapIncludes, Tier
+from kubeproof.generate.model import (
+    Check,
+    FieldEquals,
+    ListContains,
+    MapIncludes,
+    NetworkPath,
+    PodGroup,
+    PolicyPaths,
+    Tier,
+)
 from kubeproof.generate.templates.workloads import IMAGES, _deployment
 
 
@@ -60,6 +70,7 @@ def networkpolicy_task(rng: random.Random, tier: Tier) -> Draft:
         terse += ", + ns team=monitoring tcp/9090; egress only dns 53 udp+tcp"
     checks.append(FieldEquals(target=target, path="spec.policyTypes", value=spec["policyTypes"],
                               unordered=True))  # fmt: skip
+    checks.append(PolicyPaths(target=target, paths=_paths(tier, ns, frontend, backend, port)))
     scenario = (f"The {team} team runs {frontend} and {backend} in namespace {ns} and is "
                 f"locking down its network.")  # fmt: skip
     return Draft(
@@ -71,3 +82,17 @@ def networkpolicy_task(rng: random.Random, tier: Tier) -> Draft:
         checks=checks,
         fixtures=fixtures,
     )
+
+
+def _paths(tier: Tier, ns: str, frontend: str, backend: str, port: int) -> list[NetworkPath]:
+    """The paths the request means between the fixture's pods: the asked port from the
+    frontend, and the near misses a wrong policy opens or closes (another port, the way
+    back, which only the advanced tier's egress rule closes)."""
+    front = PodGroup(namespace=ns, labels={"app": frontend})
+    back = PodGroup(namespace=ns, labels={"app": backend})
+    opened = tier is not Tier.easy
+    return [
+        NetworkPath(source=front, destination=back, port=port, allowed=opened),
+        NetworkPath(source=front, destination=back, port=port + 1, allowed=False),
+        NetworkPath(source=back, destination=front, port=80, allowed=tier is Tier.intermediate),
+    ]

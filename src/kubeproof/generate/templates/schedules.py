@@ -5,7 +5,7 @@ import random
 
 from kubeproof.generate import vocab
 from kubeproof.generate.draft import Draft, meta, namespace_fixture, ref
-from kubeproof.generate.model import Check, FieldEquals, ListContains, Tier
+from kubeproof.generate.model import Check, FieldEquals, ListContains, PodsReady, Tier
 from kubeproof.generate.templates.workloads import IMAGES, _app, _deployment
 
 SCHEDULES = (
@@ -191,6 +191,8 @@ def job_task(rng: random.Random, tier: Tier) -> Draft:
             f"{ttl} seconds after it ends"
         )
         terse += f", Indexed, ttl {ttl}s"
+    # the Job runs to its completions, a few pods at a time: longer than a rollout
+    checks.append(PodsReady(target=target, count=spec.get("completions", 1), timeout_seconds=180))
     scenario = f"The {team} team has a one-off {work} to run for {app} in {ns}."
     return Draft(
         scenario=scenario,

@@ -1,13 +1,22 @@
 """The everyday workload types: Deployment, Service, PersistentVolumeClaim,
 PodDisruptionBudget, HorizontalPodAutoscaler and CronJob. Each checks the fields the request
 names (replicas, images, ports, quantities, policies); images are ones the node simulator
-models, so the later runtime stage can run them."""
+models, so runtime truth can run them: a Deployment's pods become Ready, a Service gets
+endpoints on its backing Deployment's pods."""
 
 import random
 
 from kubeproof.generate import vocab
 from kubeproof.generate.draft import Draft, meta, namespace_fixture, ref
-from kubeproof.generate.model import Check, FieldEquals, ListContains, MapIncludes, Tier
+from kubeproof.generate.model import (
+    Check,
+    FieldEquals,
+    ListContains,
+    MapIncludes,
+    PodsReady,
+    ServiceEndpoints,
+    Tier,
+)
 
 IMAGES = (("nginx:1.27", 80), ("nginx:1.26-alpine", 80), ("redis:5.0.14-alpine", 6379))
 
@@ -97,6 +106,7 @@ def deployment_task(rng: random.Random, tier: Tier) -> Draft:
             f"(maxUnavailable 0, maxSurge 1)"
         )
         terse.append(f"lim mem {limit}, readiness tcp :{port} /5s, maxUnavailable 0 maxSurge 1")
+    checks.append(PodsReady(target=target, count=replicas))
     scenario = f"The {team} team deploys {app} to namespace {ns}."
     return Draft(
         scenario=scenario,
@@ -151,6 +161,11 @@ def service_task(rng: random.Random, tier: Tier) -> Draft:
             f"yet, labelled team={team}"
         )
         terse += f", headless, publishNotReadyAddresses, label team={team}"
+    checks.append(
+        ServiceEndpoints(
+            target=target, port=port, target_port=target_port, count=2, backing=ref(backend)
+        )
+    )
     scenario = f"{app} runs in namespace {ns} as the Deployment {app}; clients need a stable name."
     return Draft(
         scenario=scenario,
