@@ -1,12 +1,12 @@
 """What every benchmark ends with: its table for people, its figures as JSON for programs;
 run as a script, the HTML report's benchmark: `python benchmarks/report.py [--trials N]`
 builds the report of a run of N synthetic trials (repair, generate and netpol tracks) from
-its directory and lands its rows in a SQLite results database while the trial pages are
-written (as `kubeproof runs import` with a report does), and prints the seconds of each
-part and of all, the CPU of the main process and of the page workers, the load average,
-and the leaderboard page's size (budget: 10 s for all, 1 MB). `--run DIR` keeps the
-synthetic run for the next time; `--serial` reads the run and lands the rows before the
-report instead, to compare."""
+its directory and lands its rows in a SQLite results database while the pages are written
+(`build_report(..., alongside=...)`, as a caller holding both does), and prints the
+seconds of each part and of all, the CPU of the main process and of its children (the
+page writers), the load average, and the leaderboard page's size (budget: 10 s for all,
+1 MB). `--run DIR` keeps the synthetic run for the next time; `--serial` reads the run and
+lands the rows before the report instead, to compare."""
 
 import json
 import os
@@ -266,7 +266,7 @@ def main() -> None:
         table.add_row(f"  {shown}{where} seconds", f"{value:.2f}", "")
     table.add_row("rows + report seconds", f"{seconds:.2f}", f"<= {BUDGET_SECONDS:.0f}")
     table.add_row("CPU seconds: main process", f"{cpu:.2f}", "")
-    table.add_row("CPU seconds: trial page workers", f"{workers:.2f}", "")
+    table.add_row("CPU seconds: page writers (children)", f"{workers:.2f}", "")
     table.add_row("load average (1 min) at the end", f"{load:.1f}", "")
     table.add_row("leaderboard bytes", f"{size:,}", f"< {BUDGET_LEADERBOARD_BYTES:,}")
     table.add_row("pages", f"{pages:,}", "")

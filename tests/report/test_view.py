@@ -232,3 +232,16 @@ def test_alongside_and_parallel_pages(tmp_path, run, monkeypatch):
         assert sorted(p.name for p in (other.parent / "trials").iterdir()) == written
         for page in one.parent.rglob("*.html"):
             assert (other.parent / page.relative_to(one.parent)).read_bytes() == page.read_bytes()
+
+
+@pytest.mark.parametrize(
+    "value", [ATTACK, "plain", "", "a&b\"c'd", 0, -3, 1.5, None, True, ["<x>"], {"k": "<v>"}]
+)
+def test_fast_escape_is_markupsafes(value):
+    """The report's escape (markupsafe's C helper, no Markup per value) gives what
+    markupsafe.escape gives, for any value a page inserts."""
+    from markupsafe import escape as markupsafe_escape
+
+    from kubeproof.report.fragments import escape
+
+    assert escape(value) == str(markupsafe_escape(value))
