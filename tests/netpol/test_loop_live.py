@@ -3,8 +3,9 @@ score as they must (oracle correct and safe, noop incorrect, allow-all correct b
 by ours and safe by NetArena's), the agent's first turn holds the intent and the current
 report, NetArena's mode refuses its blocked commands at the cost of an iteration, the
 same task id twice gives the same task, oracle trajectory and scores, an agent served
-over A2A plays NetArena's mode (its oversize reply its own fault), and sampled tasks
-validate (`tasks validate --suite`)."""
+over A2A plays NetArena's mode (its oversize reply its own fault), an agent program gets
+the report after each of its kubectl calls, and sampled tasks validate (`tasks validate
+--suite`)."""
 
 import json
 
@@ -12,9 +13,10 @@ import pytest
 
 from kubeproof.agents.builtin import ReplayAgent
 from kubeproof.agents.session import Session
+from kubeproof.errors import KubeproofError
 from kubeproof.netpol import run, tasks, validate
-from kubeproof.netpol.agents import spec
-from kubeproof.netpol.loop import REPORT_HEADING
+from kubeproof.netpol.agents import refuse_in_mode, spec
+from kubeproof.netpol.loop import INTENT_REACHED, REPORT_HEADING
 from kubeproof.netpol.trial import Settings
 from kubeproof.netpol.trial import run as run_trial
 from kubeproof.results import RunPaths, RunResult, TrialPaths, TrialResult
@@ -222,3 +224,31 @@ def test_a_fix_whose_rollout_outlasts_the_last_command_counts_once_settled(
     if outcome.ended != "intent":  # the report right after the patch missed the rollout
         assert outcome.steps[-1].mismatches, outcome.steps
         assert outcome.settled is True and outcome.iterations == len(bare)
+
+
+def test_an_agent_program_gets_the_report_after_each_kubectl_call(netpol_cluster, tmp_path):
+    """A CLI agent (a shell script in the sandbox) runs the fix with its own kubectl: each
+    call comes back with the mismatch report, the last with the turn's end, and a call after
+    it is refused; the calls are the trial's steps and score as the oracle's. NetArena's
+    mode, which holds each model turn to one command, refuses agent programs up front."""
+    task = tasks.generate(BOUTIQUE)
+    script = tmp_path / "fix.sh"
+    script.write_text(
+        "#!/bin/sh\n"
+        + "".join(f"{c}\n" for c in task.fix.commands)
+        + "kubectl get networkpolicies -n default\necho after=$?\n"
+    )
+    script.chmod(0o755)
+    paths = TrialPaths(tmp_path / "t")
+    record = run_trial(netpol_cluster, task, spec(f"cli:{script}"), paths, Settings())
+    outcome = record.netpol
+    assert outcome.correct and outcome.safe and outcome.ended == "intent", record.reason
+    assert outcome.iterations == len(task.fix.commands) == outcome.commands
+    said = json.loads(paths.transcript.read_text())[0]
+    assert said["stdout"].count(REPORT_HEADING) == len(task.fix.commands)
+    assert INTENT_REACHED in said["stdout"] and "after=1" in said["stdout"]
+    assert INTENT_REACHED in said["stderr"]  # the refusal of the call after the end
+    steps = [json.loads(line) for line in paths.trajectory.read_text().splitlines()]
+    assert [s["origin"] for s in steps] == ["kubectl"] * len(task.fix.commands)
+    with pytest.raises(KubeproofError, match="--mode operator"):
+        refuse_in_mode(spec(f"cli:{script}"), "netarena")

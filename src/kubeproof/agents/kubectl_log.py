@@ -4,8 +4,10 @@ The wrapper on the sandbox's PATH writes each call's arguments, output, exit cod
 into a call directory, runs the real kubectl, and then waits (at most `ACK_WAIT` seconds)
 until the harness has recorded the call as a trajectory step, so the safety monitor looks
 at the cluster after each call, before the agent's next one, exactly as for agents whose
-commands the harness runs itself. The step budget is enforced here too: a call past it
-fails.
+commands the harness runs itself. What the session hands back after a call (the netpol
+loop's mismatch report: `Session.reply_to_call`) is printed after the call's output, and
+once the session ends the turn by itself every later call is refused with its words. The
+step budget is enforced here too: a call past it fails.
 """
 
 import copy
@@ -30,6 +32,10 @@ WRAPPER = f"""#!/bin/sh
 # kubectl as the agent sees it: each call is logged, the real kubectl runs, and the harness
 # records the call (and looks at the cluster) before the agent goes on.
 calls={LOG_INSIDE}/calls
+if [ -f {LOG_INSIDE}/over ]; then
+  cat {LOG_INSIDE}/over >&2
+  exit 1
+fi
 if [ "$(ls "$calls" | wc -l)" -ge "${{KUBEPROOF_MAX_STEPS:-1000000}}" ]; then
   echo "kubeproof: step budget of $KUBEPROOF_MAX_STEPS commands spent" >&2
   : > {LOG_INSIDE}/exhausted
@@ -49,6 +55,9 @@ while [ ! -e "$call/seen" ] && [ "$i" -lt {int(ACK_WAIT / POLL)} ]; do
   sleep {POLL}
   i=$((i + 1))
 done
+if [ -f "$call/reply" ]; then
+  cat "$call/reply"
+fi
 exit "$rc"
 """
 
@@ -215,6 +224,12 @@ class KubectlLog:
             seen.add(name)
             self._record(session, call)
             try:
+                # what the harness hands back, then the call released; written through a
+                # fresh file renamed into place, never through whatever the agent put there
+                if reply := session.reply_to_call():
+                    hostile.write(log, f"{name}/reply", reply)
+                if session.turn_over:
+                    hostile.write(log, "over", f"kubeproof: {session.turn_over}\n")
                 hostile.touch(log, f"{name}/seen")
             except hostile.HostileInput as exc:
                 session.fault(f"the kubectl call log: {exc}")

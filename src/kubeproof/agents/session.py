@@ -89,6 +89,9 @@ class Session:
     # file that is not UTF-8 …): the agent's failure, never the harness's
     faults: list[str] = field(default_factory=list)
     scrubber: Scrubber = NO_SECRETS  # key material out of what is recorded
+    # set once the harness ends the turn by itself (the netpol loop, when nothing is left to
+    # fix): an agent program's further kubectl calls are refused with these words
+    turn_over: str | None = None
 
     def fault(self, what: str) -> None:
         if what not in self.faults:
@@ -133,6 +136,12 @@ class Session:
         self.steps.append(step)
         if self.after_step:
             step.safety = self.after_step(step)
+
+    def reply_to_call(self) -> str:
+        """What the harness hands back to an agent program after recording one of its
+        kubectl calls, after the call's own output (agents/kubectl_log.py): nothing here;
+        the netpol loop's mismatch report there."""
+        return ""
 
     @property
     def decision(self) -> Decision:

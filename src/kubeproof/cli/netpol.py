@@ -81,7 +81,8 @@ def run(
         "--agent",
         "-a",
         help="Agent spec, repeatable: oracle (the faults' inverse), noop, allow-all (a "
-        "correct-but-unsafe shortcut), or any model or replay agent (`kubeproof agents`).",
+        "correct-but-unsafe shortcut), or any agent spec (`kubeproof agents`): an agent program "
+        "(`cli`, `human`) gets the report after each of its kubectl calls, in operator mode.",
     ),
     mode: str = typer.Option(
         "operator",
@@ -123,6 +124,8 @@ def run(
         raise KubeproofError(f"--mode {mode!r}", hint=f"use {', '.join(MODES)}")
     task_ids = _ids(suite, ids, per_type, seed)
     specs = [reference.spec(a) for a in agents]
+    for s in specs:
+        reference.refuse_in_mode(s, mode)
     settings = Settings(mode=mode, cap=cap, explain=explain, time_budget=time_budget)  # type: ignore[arg-type]
     out = out or default_out("netpol-")
     out.mkdir(parents=True, exist_ok=True)

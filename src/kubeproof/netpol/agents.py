@@ -84,9 +84,15 @@ def build(agent: AgentSpec, task: Task) -> Agent:
         shortcut = ReplayAgent(allow_all_commands(task))
         shortcut.name = ALLOW_ALL
         return shortcut
-    if agent.kind in ("cli", "human"):  # their kubectl calls are recorded from outside run()
-        raise KubeproofError(
-            f"agent {agent.spec!r}: the netpol loop reports after each command it runs, "
-            "and runs no CLI or human agents yet"
-        )
     return build_any(agent, None)  # type: ignore[arg-type]  # only the oracle reads a task
+
+
+def refuse_in_mode(agent: AgentSpec, mode: str) -> None:
+    """NetArena's mode gives one command per model turn and refuses its block-list before a
+    command runs: an agent program (`cli`, `human`) runs its own kubectl and has no turns,
+    so it plays the operator mode only (each of its calls gets the report all the same)."""
+    if mode == "netarena" and agent.kind in ("cli", "human"):
+        raise KubeproofError(
+            f"agent {agent.spec!r}: an agent program has no turns to hold to NetArena's "
+            "one command each; run it with --mode operator"
+        )

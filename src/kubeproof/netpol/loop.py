@@ -69,6 +69,7 @@ class NetpolSession(Session):
     mode: Mode = "operator"
     explain: bool = True  # each mismatch with netsim's reason
     measured: list[Measured] = field(default_factory=list)
+    _reply: str = ""  # the report to hand back to an agent program's last kubectl call
 
     @property
     def one_command(self) -> bool:
@@ -96,13 +97,39 @@ class NetpolSession(Session):
         seconds = round(time.monotonic() - began, 4)
         self.measured.append(Measured(report.matrix(), len(report.mismatches), seconds, None, text))
         if not report.mismatches:
-            raise IntentReached("the connectivity matrix equals the intent")
+            raise IntentReached(INTENT_REACHED)
         return dataclasses.replace(
             result, stdout=f"{result.stdout}\n{REPORT_HEADING}\n{self.scrubber.text(text)}"
         )
 
+    def record(self, step: Step) -> None:
+        """An agent program's steps are its kubectl calls, each measured as it is recorded
+        (agents/kubectl_log.py hands the report back to the call); the program's whole run
+        is not a step of the loop (its output is in transcript.json)."""
+        if step.origin == "cli":
+            return
+        super().record(step)
+        if step.origin != "kubectl":
+            return
+        began = time.monotonic()
+        assert self.measure is not None
+        report = self.measure()
+        text = report.text(self.explain)
+        seconds = round(time.monotonic() - began, 4)
+        self.measured.append(Measured(report.matrix(), len(report.mismatches), seconds, None, text))
+        self._reply = f"{REPORT_HEADING}\n{self.scrubber.text(text)}"
+        if not report.mismatches:
+            self.turn_over = INTENT_REACHED
+            self._reply += f"\n{INTENT_REACHED}\n"
+
+    def reply_to_call(self) -> str:
+        """The mismatch report after an agent program's last kubectl call."""
+        reply, self._reply = self._reply, ""
+        return reply
+
 
 REPORT_HEADING = "--- connectivity after this command (mismatch report) ---"
+INTENT_REACHED = "the connectivity matrix equals the intent: the turn is over"
 
 OPERATOR_RULES = """\
 Fix the cluster so that the connectivity is exactly as intended: what should connect

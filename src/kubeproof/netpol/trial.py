@@ -187,10 +187,22 @@ def _act(agent: Agent, session: NetpolSession) -> tuple[str, str]:
     except IntentReached as exc:
         return "intent", str(exc)
     except BudgetExhausted as exc:
+        if session.turn_over and _still_reached(session):
+            return "intent", session.turn_over  # an agent program told so, then refused
         capped = len(session.steps) >= session.max_steps
         return ("cap" if capped else "budget"), str(exc)
+    if session.turn_over and _still_reached(session):  # an agent program, told so, exited
+        return "intent", session.turn_over
     decision = session.decision
     return decision.outcome, decision.reason
+
+
+def _still_reached(session: NetpolSession) -> bool:
+    """The intent was reached and the last command measured left it so (an agent program
+    may remove the refusal the harness put in its way and go on: then its last command
+    counts, as any agent's)."""
+    last = session.measured[-1] if session.measured else None
+    return last is not None and last.mismatches == 0
 
 
 def score(
