@@ -14,7 +14,7 @@ import pytest
 from kubeproof.agents.builtin import ReplayAgent
 from kubeproof.agents.session import Session
 from kubeproof.errors import KubeproofError
-from kubeproof.netpol import run, tasks, validate
+from kubeproof.netpol import prompts, run, tasks, validate
 from kubeproof.netpol.agents import refuse_in_mode, spec
 from kubeproof.netpol.loop import INTENT_REACHED, REPORT_HEADING
 from kubeproof.netpol.trial import Settings
@@ -113,11 +113,12 @@ def test_first_turn_holds_the_intent_and_report_and_netarena_refuses(netpol_clus
     task = tasks.generate(BOUTIQUE)
     agent = Recording(["kubectl delete networkpolicy --all", *task.fix.commands])
     paths = TrialPaths(tmp_path / "t")
-    record = run_trial(
-        netpol_cluster, task, spec("oracle"), paths, Settings(mode="netarena"), agent
-    )
+    settings = Settings(mode="netarena", prompt="fewshot_cot")
+    record = run_trial(netpol_cluster, task, spec("oracle"), paths, settings, agent)
     outcome = record.netpol
     assert task.intent.strip() in agent.first_turn
+    assert prompts.extra("fewshot_cot", task.topology) in agent.first_turn
+    assert outcome.prompt == "fewshot_cot"
     assert (
         "Mismatch: default/checkoutservice -> shippingservice.default:50051/TCP" in agent.first_turn
     )

@@ -99,6 +99,13 @@ def run(
         help="Give each mismatch netsim's reason (default: on in operator mode, off in "
         "netarena mode, as NetArena's report has none).",
     ),
+    prompt: str = typer.Option(
+        "zeroshot_base",
+        "--prompt",
+        help="The first turn's variant, as NetArena names its four: zeroshot_base, "
+        "zeroshot_cot (asked to reason before each command), fewshot_base (a worked fix on "
+        "another application), fewshot_cot (both).",
+    ),
     time_budget: float = typer.Option(900, "--time-budget", min=1, help="Seconds per turn."),
     out: Path = typer.Option(None, "--out", help="Run directory (default runs/netpol-<UTC>)."),
     evidence_key: Path = typer.Option(
@@ -117,6 +124,7 @@ def run(
     from kubeproof.netpol import agents as reference
     from kubeproof.netpol import run as netpol_run
     from kubeproof.netpol.loop import MODES
+    from kubeproof.netpol.prompts import VARIANTS
     from kubeproof.netpol.trial import Settings
     from kubeproof.runner.run import write_run
 
@@ -126,7 +134,15 @@ def run(
     specs = [reference.spec(a) for a in agents]
     for s in specs:
         reference.refuse_in_mode(s, mode)
-    settings = Settings(mode=mode, cap=cap, explain=explain, time_budget=time_budget)  # type: ignore[arg-type]
+    if prompt not in VARIANTS:
+        raise KubeproofError(f"--prompt {prompt!r}", hint=f"use {', '.join(VARIANTS)}")
+    settings = Settings(
+        mode=mode,  # type: ignore[arg-type]
+        cap=cap,
+        explain=explain,
+        time_budget=time_budget,
+        prompt=prompt,  # type: ignore[arg-type]
+    )
     out = out or default_out("netpol-")
     out.mkdir(parents=True, exist_ok=True)
     key = keys.load_signing_key(evidence_key)

@@ -148,13 +148,17 @@ command you get its output and the updated mismatch report; the task ends once n
 mismatches, or after {cap} commands."""
 
 
-def prompt(intent: str, report: Report, mode: Mode, cap: int, explain: bool) -> str:
-    """The first turn: the intent, the mode's rules and the current mismatch report (not
+def prompt(
+    intent: str, report: Report, mode: Mode, cap: int, explain: bool, extra: str = ""
+) -> str:
+    """The first turn: the intent, the mode's rules, what the prompt variant adds (a worked
+    example, a request to reason first: prompts.py) and the current mismatch report (not
     NetArena's blind `<NO PREVIOUS OUTPUT>`)."""
     rules = (OPERATOR_RULES if mode == "operator" else NETARENA_RULES).format(cap=cap)
+    added = f"{extra.rstrip()}\n\n" if extra else ""
     return (
         "You are a network engineer on a Kubernetes cluster whose NetworkPolicies (or what "
         "they depend on) are broken.\n\n"
-        f"{intent.rstrip()}\n\n{rules}\n\n"
+        f"{intent.rstrip()}\n\n{rules}\n\n{added}"
         f"The current connectivity (mismatch report):\n{report.text(explain)}"
     )

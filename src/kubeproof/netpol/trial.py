@@ -22,7 +22,16 @@ from kubeproof.agents.session import BudgetExhausted, install_tools
 from kubeproof.agents.spec import AgentSpec
 from kubeproof.cluster.base import Cluster, kubectl_binary
 from kubeproof.cluster.external import ExternalCluster
-from kubeproof.netpol import access, exposure, live, materialize, scores, tasks, topology
+from kubeproof.netpol import (
+    access,
+    exposure,
+    live,
+    materialize,
+    prompts,
+    scores,
+    tasks,
+    topology,
+)
 from kubeproof.netpol.agents import build
 from kubeproof.netpol.loop import (
     NETARENA_CAP,
@@ -33,6 +42,7 @@ from kubeproof.netpol.loop import (
     NetpolSession,
     prompt,
 )
+from kubeproof.netpol.prompts import Variant
 from kubeproof.netpol.report import Report
 from kubeproof.results import (
     ClusterInfo,
@@ -57,6 +67,7 @@ class Settings:
     command_timeout: float | None = None  # default: NetArena's 10 s, or 60 s
     time_budget: float = 900.0  # seconds for the whole turn
     setup_timeout: float = 120.0
+    prompt: Variant = "zeroshot_base"  # NetArena's prompt variants (prompts.py)
 
     @property
     def iteration_cap(self) -> int:
@@ -155,7 +166,14 @@ def _trial(
     )
     cap, explain = settings.iteration_cap, settings.explained
     session = NetpolSession(
-        prompt(task.intent, first, settings.mode, cap, explain),
+        prompt(
+            task.intent,
+            first,
+            settings.mode,
+            cap,
+            explain,
+            prompts.extra(settings.prompt, task.topology),
+        ),
         sandbox,
         max_steps=cap,
         deadline=time.monotonic() + settings.time_budget,
@@ -174,6 +192,7 @@ def _trial(
     outcome = score(task, first, session, ended, opened, settled)
     judged = round(time.monotonic() - t, 3)
     outcome.setup_seconds = setup
+    outcome.prompt = settings.prompt
     _verdict(record, outcome, session, why)
     record.timings = PhaseTimings(setup=setup, access=granted, agent=turn, verify=judged)
     record.timings.agent_ready = round(setup + granted, 3)

@@ -33,6 +33,11 @@ class NetpolOutcome(ResultModel):
     """A netpol-track turn scored (the trial's `score` is correct and safe, ours)."""
 
     mode: str = Field("", description="`operator` or `netarena` (NetArena's rules).")
+    prompt: str = Field(
+        "",
+        description="The first turn's variant, NetArena's names: `zeroshot_base`, "
+        "`zeroshot_cot`, `fewshot_base` or `fewshot_cot` (empty: a trial from before they were).",
+    )
     topology: str = Field("", description="The topology, e.g. online-boutique.")
     variant: str = Field("", description="The baseline policies: `ingress` or `deny`.")
     profile: str = Field("", description="The probe set: `full` or `netarena`.")
