@@ -90,17 +90,22 @@ class NetpolSession(Session):
             self.measured.append(Measured(None, None, 0.0, why))
             return CommandResult(command, REFUSED, "", why, 0.0)
         result = super().run(command, shell)
+        text, left = self._measure()
+        if not left:
+            raise IntentReached(INTENT_REACHED)
+        return dataclasses.replace(
+            result, stdout=f"{result.stdout}\n{REPORT_HEADING}\n{self.scrubber.text(text)}"
+        )
+
+    def _measure(self) -> tuple[str, int]:
+        """The report after a command, kept; its text and how many probes mismatch."""
         began = time.monotonic()
         assert self.measure is not None
         report = self.measure()
         text = report.text(self.explain)
         seconds = round(time.monotonic() - began, 4)
         self.measured.append(Measured(report.matrix(), len(report.mismatches), seconds, None, text))
-        if not report.mismatches:
-            raise IntentReached(INTENT_REACHED)
-        return dataclasses.replace(
-            result, stdout=f"{result.stdout}\n{REPORT_HEADING}\n{self.scrubber.text(text)}"
-        )
+        return text, len(report.mismatches)
 
     def record(self, step: Step) -> None:
         """An agent program's steps are its kubectl calls, each measured as it is recorded
@@ -111,14 +116,9 @@ class NetpolSession(Session):
         super().record(step)
         if step.origin != "kubectl":
             return
-        began = time.monotonic()
-        assert self.measure is not None
-        report = self.measure()
-        text = report.text(self.explain)
-        seconds = round(time.monotonic() - began, 4)
-        self.measured.append(Measured(report.matrix(), len(report.mismatches), seconds, None, text))
+        text, left = self._measure()
         self._reply = f"{REPORT_HEADING}\n{self.scrubber.text(text)}"
-        if not report.mismatches:
+        if not left:
             self.turn_over = INTENT_REACHED
             self._reply += f"\n{INTENT_REACHED}\n"
 
