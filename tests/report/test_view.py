@@ -228,6 +228,12 @@ def test_alongside_and_parallel_pages(tmp_path, run, monkeypatch):
     forked = build_report([run], tmp_path / "forked", alongside=called.append, phases=phases)
     given = build_report([load_run(run)], tmp_path / "given", alongside=called.append)
     assert len(called) == 3
+
+    def failing(loaded):
+        raise RuntimeError("the rows did not land")
+
+    with pytest.raises(RuntimeError, match="did not land"):  # the caller's failure is the report's
+        build_report([run], tmp_path / "failed", alongside=failing)
     for other in (forked, given):
         assert sorted(p.name for p in (other.parent / "trials").iterdir()) == written
         for page in one.parent.rglob("*.html"):

@@ -295,7 +295,12 @@ def _trial_pages(shared: _Pages) -> Iterator[None]:
         with pool:
             starts = range(0, len(shared.jobs), step)
             jobs = [pool.submit(_trial_chunk, i, i + step) for i in starts]
-            yield
+            try:
+                yield
+            except BaseException:  # the caller's part failed (or was interrupted): no more pages
+                for job in jobs:
+                    job.cancel()
+                raise
             for job in jobs:
                 job.result()  # a worker's exception is the report's
     finally:
