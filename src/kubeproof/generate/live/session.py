@@ -326,6 +326,7 @@ class JudgeSession:
         """Remove the last task's fixtures and wait until every deleted namespace is gone."""
         self._remove_fixtures()
         self._await_gone()
+        self._draining.clear()
 
     def inventory(self) -> set[tuple]:
         """(kind, namespace, name) of every object of the kinds the tasks write."""
