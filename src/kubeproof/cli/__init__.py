@@ -8,6 +8,7 @@ fidelity scenario differs (`fidelity`, which exits 2 on a bad scenario file),
 """
 
 import faulthandler
+import signal
 import sys
 
 import typer
@@ -77,9 +78,17 @@ def _root(
     """Benchmark AI agents on Kubernetes operations and prove what they did."""
 
 
+def _terminated(signum: int, _frame: object) -> None:
+    """SIGTERM ends the command as Ctrl-C would: clusters stopped, local model servers and
+    other children torn down, what finished kept (the default action would kill the process
+    with none of its cleanup run, leaving its children behind)."""
+    raise SystemExit(128 + signum)
+
+
 def main() -> None:
     # a crash inside a C extension should still say where it happened
     faulthandler.enable()
+    signal.signal(signal.SIGTERM, _terminated)
     try:
         app()
     except KubeproofError as exc:
