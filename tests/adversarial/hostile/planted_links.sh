@@ -11,14 +11,18 @@ p=/var/run/kubeproof/protocol
 # an answer file pointing at a host file, then a well-formed request for it
 ln -s @HOST@/victim "$p/evil1.out"
 ln -s @HOST@/victim "$p/evil1.rc"
+# (written aside and renamed into place whole, as the `prescribe` command does: written in
+# place, the recorder may read it half-written under load and refuse it as malformed)
 printf '%s\0' prescribe --intent "look" --target roles/shop/reporter --operation read \
-  > "$p/evil1.req"
+  > "$p/evil1.tmp"
+mv "$p/evil1.tmp" "$p/evil1.req"
 # a request that is a host file; a request that is a FIFO; a manifest that is a FIFO
 ln -s @HOST@/secret "$p/evil2.req"
 mkfifo "$p/evil3.req"
 mkfifo "$p/evil4.manifest"
 printf '%s\0' prescribe --intent "apply" --target roles/shop/reporter --manifest - \
-  > "$p/evil4.req"
+  > "$p/evil4.tmp"
+mv "$p/evil4.tmp" "$p/evil4.req"
 # 300 kB of request, renamed into place whole as the `prescribe` command does (written in
 # place, the recorder may read it half-written: under the limit, refused as malformed)
 head -c 300000 /dev/zero | tr '\0' 'a' > "$p/evil5.tmp"
