@@ -32,7 +32,9 @@ from tests.runner.test_trials import proven, validate
 # proven by `make validate` before a change to tasks or the simulator is called done.
 # 2026-11-28: the CI machine took 571 s for the 24 (24 s a trial) in a 43.9-minute .ci/run;
 # 16 keep it clear of the 45 minutes.
-LIBRARY_TRIALS = 16
+# 2026-11-28 evening: the suite grew (~70 s of live tests) and the CI machine took 41.8 minutes
+# with 16; 12 keep three minutes more in hand.
+LIBRARY_TRIALS = 12
 pytestmark = [pytest.mark.cluster, pytest.mark.timeout(2700)]
 
 
