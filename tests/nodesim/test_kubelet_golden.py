@@ -290,6 +290,16 @@ def test_a_job_pod_succeeds_and_its_conditions_say_completed():
     assert condition(status, "ContainersReady")["reason"] == "PodCompleted"
 
 
+def test_a_finished_pod_is_not_woken_again():
+    # a Succeeded pod is done (kubelet.go: a terminal pod is not synced again until it is
+    # deleted); its container's last due time, the relist after its exit, is in the past,
+    # and taken as the next wake it spun the real pod worker at 100 % of a core
+    job = {"name": "job", "image": "busybox:1.36", "command": ["sh", "-c", "echo done"]}
+    trace = simulate(pod_object({"restartPolicy": "Never", "containers": [job]}), 600)
+    assert trace.statuses[-1][1]["phase"] == "Succeeded"
+    assert trace.wakes < 20, trace.wakes
+
+
 def test_native_sidecars_are_stopped_once_the_main_containers_are_done():
     # kuberuntime_manager.go:1377-1382 (kill once no regular container is kept) and
     # kuberuntime_container.go:882 ("Stopping container s")

@@ -69,6 +69,7 @@ class Trace:
     gone_at: float | None = None  # a deleted pod: when the kubelet removed it
     node_events: list[tuple[float, str, str, str]] = field(default_factory=list)  # on the Node
     logs: dict[str, list[tuple[float, str]]] = field(default_factory=dict)  # container's run
+    wakes: int = 0  # times the pod worker ran: a due time left in the past spins it
 
     def record(self, now: float, event) -> None:
         self.events.append((round(now - START, 3), event.type, event.reason, event.message))
@@ -169,6 +170,7 @@ def simulate(
             for v in decision.evictions:
                 for event in runtime.evict(now, catalog, v.message, v.grace, v.disruption):
                     trace.record(now, event)
+        trace.wakes += 1
         for event in runtime.advance(now, world, catalog):
             trace.record(now, event)
         status = runtime.status(now, current)

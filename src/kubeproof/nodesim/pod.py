@@ -242,6 +242,10 @@ class PodRuntime:
             at = self.created + self.timing(float(deadline))
         if self.stopping:
             return min([c.next_at for c in self.containers()] + [at])
+        if self.terminal:
+            # advance does nothing more for it (a deletion wakes it through its watch);
+            # its containers' last due times are past and would spin the pod's worker
+            return FOREVER
         resized = self.resize.next_at()
         return min(self._next_container_at(), at, FOREVER if resized is None else resized)
 
