@@ -27,6 +27,7 @@ from kubeproof.cli.tasks_prove import (
 from kubeproof.cli.track_tables import generate_table
 from kubeproof.errors import KubeproofError
 from kubeproof.evidence import keys
+from kubeproof.generate import agentic as agentic_agent
 from kubeproof.generate import single_shot, trials
 from kubeproof.generate.judge_cache import JudgeCache
 from kubeproof.generate.llm_judge import PROMPT_VERSION, LLMJudge
@@ -80,6 +81,14 @@ def run(
         help="Prompt variant: `full` (with the scenario), `simplified` or `terse` (operator "
         "shorthand).",
     ),
+    agentic: bool = typer.Option(
+        False,
+        "--agentic",
+        help="Model agents explore before they answer: as the evaluation identity, on the "
+        "judge cluster with the task's fixtures, they may run kubectl commands that read and "
+        "try manifests with a server-side dry run (nothing changes), then submit, within "
+        "their max_turns (default 8). Oracle and noop answer as usual.",
+    ),
     weights: str = typer.Option(
         "1,1,1",
         "--weights",
@@ -128,7 +137,10 @@ def run(
     scores = _weights(weights)
     named = AgentsFile.load(agents_file)
     specs = trials.distinct_labels([parse(a, named) for a in agents])
-    answerers = {s.label: single_shot.answerer(s) for s in specs}
+    answerers = {
+        s.label: agentic_agent.answerer(s, prompt) if agentic else single_shot.answerer(s)
+        for s in specs
+    }
     tasks = select_tasks(suite, seed, limit, ids, folder)
     if not tasks:
         raise KubeproofError("no tasks selected")
@@ -154,6 +166,7 @@ def run(
             generator_version=GENERATOR_VERSION,
             weights=scores,
             judge=judge,
+            mode="agentic" if agentic else "single-shot",
             judge_prompt_version=PROMPT_VERSION if judge else None,
         ).record(),
         "evidence": {

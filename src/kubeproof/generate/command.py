@@ -104,8 +104,8 @@ def _flag_problem(argv: list[str]) -> str | None:
     return None
 
 
-def parse(answer: str) -> ParsedCommand:
-    """S0 over a raw COMMAND answer."""
+def parse(answer: str, allowed: frozenset[str] = SUBCOMMANDS) -> ParsedCommand:
+    """S0 over a raw COMMAND answer (`allowed`: the subcommands it may use)."""
     if len(answer) > COMMAND_LIMIT * 4:
         return ParsedCommand(failure=CommandFailure.invalid, reason="answer too long")
     text = command_text(answer)
@@ -141,7 +141,7 @@ def parse(answer: str) -> ParsedCommand:
     if problem:
         return ParsedCommand(argv=argv, failure=CommandFailure.forbidden, reason=problem)
     sub = subcommand(argv)
-    if sub not in SUBCOMMANDS:
+    if sub not in allowed:
         return ParsedCommand(
             argv=argv, failure=CommandFailure.forbidden, reason=f"subcommand {sub!r} not allowed"
         )

@@ -44,6 +44,7 @@ class Answer:
     info: dict[str, Any] | None = None  # what the agent is: model, provider, config
     transcript: list[dict] = field(default_factory=list)  # the messages and the reply
     turn: dict[str, Any] | None = None  # the call as turns.jsonl records it
+    turns: list[dict[str, Any]] = field(default_factory=list)  # an agentic agent's calls
     error: str | None = None  # the endpoint failed: the harness's failure, not the answer's
 
 
@@ -62,6 +63,18 @@ def messages(task: GeneratedTask, variant: str) -> list[dict]:
     ]
 
 
+def model_info(config: LLMConfig, price, mode: str) -> dict[str, Any]:
+    """What a model agent's trial records of it (`agent_info`)."""
+    return {
+        "kind": "llm",
+        "model": config.model,
+        "provider": config.provider,
+        "config": config.public(),
+        "price_per_mtok": list(price) if price else None,
+        "mode": mode,
+    }
+
+
 class ModelAnswerer:
     """One chat call per task, no tools, the config's sampling (temperature 0 by default)."""
 
@@ -71,14 +84,7 @@ class ModelAnswerer:
         self.price = price_for(
             config.model, config.base_url, config.price_in, config.price_out, prices
         )
-        self.info = {
-            "kind": "llm",
-            "model": config.model,
-            "provider": config.provider,
-            "config": config.public(),
-            "price_per_mtok": list(self.price) if self.price else None,
-            "mode": "single-shot",
-        }
+        self.info = model_info(config, self.price, "single-shot")
 
     def __call__(self, task: GeneratedTask, variant: str) -> Answer:
         sent = messages(task, variant)

@@ -14,8 +14,10 @@ from pathlib import Path
 from kubeproof.agents.spec import AgentSpec
 from kubeproof.cluster.base import Cluster
 from kubeproof.generate import store
+from kubeproof.generate.agentic import explore_in
+from kubeproof.generate.live.identity import Evaluator
 from kubeproof.generate.live.judge import LiveJudgement
-from kubeproof.generate.live.workers import Work, judge_all
+from kubeproof.generate.live.workers import Explorer, Work, judge_all
 from kubeproof.generate.llm_judge import Judged, LLMJudge
 from kubeproof.generate.model import GeneratedTask, Stage
 from kubeproof.generate.single_shot import Answer, Answerer
@@ -175,8 +177,9 @@ def _write_files(paths: TrialPaths, answer: Answer) -> None:
     paths.answer.write_text(answer.text)
     if answer.transcript:
         paths.transcript.write_text(json.dumps(answer.transcript, indent=2))
-    if answer.turn is not None:
-        paths.turns.write_text(json.dumps(answer.turn) + "\n")
+    turns = answer.turns or ([answer.turn] if answer.turn is not None else [])
+    if turns:
+        paths.turns.write_text("".join(json.dumps(t) + "\n" for t in turns))
     if answer.error:
         paths.error_log.write_text(answer.error + "\n")
 
@@ -199,21 +202,39 @@ def _verifier_log(paths: TrialPaths, j: LiveJudgement, judged: Judged | None) ->
     paths.verifier_log.write_text("\n".join(lines) + "\n")
 
 
+def _explorer(answerer: Answerer, task: GeneratedTask, label: str, kept: dict) -> Explorer:
+    """An agentic agent as a judge session calls it: its answer kept for the trial's files."""
+
+    def look(evaluator: Evaluator) -> str | None:
+        answer = explore_in(answerer, task, evaluator.kubeconfig)  # type: ignore[arg-type]
+        kept[task.id, label] = answer
+        return None if answer.error else answer.text
+
+    return look
+
+
 def run(
     plan: Plan,
     answerers: dict[str, Answerer],
     on_done: Callable[[TrialResult], None] | None = None,
 ) -> list[TrialResult]:
     """Ask every agent (`answerers` by agent label) once per task, judge the answers, write each
-    trial's files; results in task order, agents in the order given."""
+    trial's files; results in task order, agents in the order given. An agentic agent
+    (`explores`) answers on a judge cluster, after looking at the task's fixtures."""
     records: dict[tuple[str, str], TrialResult] = {}
     texts: dict[tuple[str, str], str] = {}  # the answers, for the LLM judge
+    explored: dict[tuple[str, str], Answer] = {}  # the agentic agents' answers, as they come
+    agents = {a.label: a for a in plan.agents}
     work: list[Work] = []
     for task in plan.tasks:
-        answers = []
+        answers, explorers = [], []
         for agent in plan.agents:
+            if getattr(answerers[agent.label], "explores", False):
+                look = _explorer(answerers[agent.label], task, agent.label, explored)
+                explorers.append((agent.label, look))
+                continue
             paths = RunPaths(plan.out).trial(task.id, agent.label, 1)
-            answer = answerers[agent.label](task, plan.variant)
+            answer = answerers[agent.label](task, plan.variant)  # type: ignore[call-arg]
             _write_files(paths, answer)
             record = records[task.id, agent.label] = _started(task, agent, paths, answer)
             if answer.error:  # the endpoint failed: nothing to judge
@@ -221,8 +242,8 @@ def run(
             else:
                 answers.append((agent.label, answer.text))
                 texts[task.id, agent.label] = answer.text
-        if answers:
-            work.append(Work(task, answers))
+        if answers or explorers:
+            work.append(Work(task, answers, explorers))
     judged = (
         judge_all(
             work,
@@ -237,22 +258,36 @@ def run(
     tasks = {t.id: t for t in plan.tasks}
     try:
         for j in judged:
-            record = records[j.task_id, j.label]
+            key = (j.task_id, j.label)
             paths = RunPaths(plan.out).trial(j.task_id, j.label, 1)
+            if key not in records:  # an agentic agent's answer, given on the judge cluster
+                answer = explored.get(key) or Answer("", error=j.error)
+                _write_files(paths, answer)
+                records[key] = _started(tasks[j.task_id], agents[j.label], paths, answer)
+                texts[key] = answer.text
+                if answer.error:
+                    finish(records[key], paths, on_done)
+                    continue
+            record = records[key]
             s5 = None  # the LLM judge never raises: a failure is its outcome's status
             if plan.judge is not None and not j.error:
-                s5 = plan.judge(tasks[j.task_id], texts[j.task_id, j.label], j.stages)
+                s5 = plan.judge(tasks[j.task_id], texts[key], j.stages)
             _verifier_log(paths, j, s5)
             _verdict(record, j, plan, s5.outcome if s5 else None)
             finish(record, paths, on_done)
     except Exception as exc:  # no cluster would start: the answers not judged are errors
-        for (task_id, label), record in records.items():
-            if record.verdict is None:
-                record.verdict, record.reason = (
-                    "error",
-                    f"judge failed: {type(exc).__name__}: {exc}",
-                )
-                finish(record, RunPaths(plan.out).trial(task_id, label, 1), on_done)
+        why = f"judge failed: {type(exc).__name__}: {exc}"
+        for task in plan.tasks:
+            for agent in plan.agents:
+                paths = RunPaths(plan.out).trial(task.id, agent.label, 1)
+                if (task.id, agent.label) not in records:
+                    answer = explored.get((task.id, agent.label)) or Answer("")
+                    _write_files(paths, answer)
+                    records[task.id, agent.label] = _started(task, agent, paths, answer)
+                record = records[task.id, agent.label]
+                if record.verdict is None:
+                    record.verdict, record.reason = "error", why
+                    finish(record, paths, on_done)
     return [records[t.id, a.label] for t in plan.tasks for a in plan.agents]
 
 

@@ -137,7 +137,11 @@ class GenerateRun(ResultModel):
         {"suite", "seed", "judge", "judge_prompt_version"}
     )
 
-    mode: str = Field("single-shot", description="`single-shot`: the model is asked once.")
+    mode: str = Field(
+        "single-shot",
+        description="`single-shot`: the model is asked once; `agentic`: model agents may read "
+        "the fixtures and dry-run manifests as the evaluation identity before they submit.",
+    )
     prompt: str = Field("", description="The prompt variant: `full`, `simplified` or `terse`.")
     suite: str | None = Field(None, description="The suite the tasks came from, if one.")
     seed: int | None = Field(None, description="The suite seed.")

@@ -20,7 +20,7 @@ from lightkube.codecs import from_dict
 from kubeproof.cluster.base import Cluster
 from kubeproof.generate.live import access, objects
 from kubeproof.generate.live.apply import Applied, apply, delete
-from kubeproof.generate.live.command import command_stage
+from kubeproof.generate.live.command import command_stage, diff
 from kubeproof.generate.live.identity import Evaluator
 from kubeproof.generate.live.identity import manifests as identity_manifests
 from kubeproof.generate.live.judge import (
@@ -215,6 +215,26 @@ class JudgeSession:
             if k not in keep:
                 self.admin.apply(from_dict(doc), field_manager=FIXTURE_MANAGER, force=True)
                 self._fixtures[k] = wanted[k]
+
+    # -- an agentic agent's look before it answers -------------------------------
+
+    def explore(self, task: GeneratedTask, look: Callable[[Evaluator], str | None]) -> str | None:
+        """`look` at the task's fixtures as its evaluation identity before answering (the
+        agentic agent, generate/agentic.py). Exploring is read-only and dry-run by
+        construction; if the cluster changed anyway, the session is tainted (then recycled)
+        and the touched fixtures are made again."""
+        if self.cluster is None:
+            self._open()
+        self._prepare(task, [])
+        evaluator = self.evaluator(task.identity)
+        before = objects.snapshot(self.admin)
+        seen = look(evaluator)
+        changed = diff(before, objects.snapshot(self.admin))
+        touched = changed.created + changed.changed + changed.deleted
+        if touched:
+            self.tainted = f"exploring changed {', '.join(map(objects.show, touched))}"
+            self._dirty |= {objects.key(r) for r in touched} & set(self._fixtures)
+        return seen
 
     # -- judging -------------------------------------------------------------------
 

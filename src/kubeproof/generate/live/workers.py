@@ -5,20 +5,43 @@ out a task at a time, with all of that task's answers, so its fixtures are made 
 import queue
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from kubeproof.cluster.base import Cluster
-from kubeproof.generate.live.judge import LiveJudgement
+from kubeproof.generate.live.identity import Evaluator
+from kubeproof.generate.live.judge import LiveJudgement, identity_label
 from kubeproof.generate.live.session import JudgeSession
 from kubeproof.generate.model import RUNTIME_CHECKS, GeneratedTask
+
+# an agentic agent on a judge cluster: given the evaluation identity, its answer's text, or
+# None when it has none to judge (its model endpoint failed)
+Explorer = Callable[[Evaluator], str | None]
 
 
 @dataclass
 class Work:
-    """One task and the answers to judge for it, as (label, answer)."""
+    """One task and the answers to judge for it, as (label, answer), and the agents that
+    answer only after looking at the task's fixtures, as (label, explorer)."""
 
     task: GeneratedTask
     answers: list[tuple[str, str]]
+    explorers: list[tuple[str, Explorer]] = field(default_factory=list)
+
+
+def explored(session: JudgeSession, task: GeneratedTask, label: str, look: Explorer):
+    """An agentic agent's answer, judged; a failure to explore is the harness's error."""
+    try:
+        text = session.explore(task, look)
+    except Exception as exc:
+        text, why = None, f"exploring failed: {type(exc).__name__}: {exc}"
+    else:
+        why = "the agent gave no answer to judge: its model endpoint failed"
+    if text is None:
+        return LiveJudgement(
+            stages=[], failed_at=None, task_id=task.id, label=label,
+            identity=identity_label(task), error=why,
+        )  # fmt: skip
+    return session.judge(task, text, label)
 
 
 # simulated nodes of a judge cluster whose tasks carry runtime checks: one holds every
@@ -82,6 +105,8 @@ def judge_all(
                 while (item := todo.get()) is not None:
                     for label, answer in item.answers:
                         done.put(session.judge(item.task, answer, label))
+                    for label, look in item.explorers:
+                        done.put(explored(session, item.task, label, look))
         except BaseException as exc:  # handed to the caller, who raises it
             done.put(exc)
         finally:
