@@ -9,7 +9,7 @@ import time
 import pytest
 
 from tests.conftest import wait_for
-from tests.nodesim.conftest import apply, container_state, events
+from tests.nodesim.conftest import apply, container_state, events, get
 
 pytestmark = [
     pytest.mark.cluster,
@@ -230,3 +230,32 @@ def test_a_server_a_script_file_starts_serves_what_the_script_wrote(sim, ns):
         "exec", "client", "-n", ns, "--", "wget", "-qO-", f"http://{ip}:8080/state.txt"
     )
     assert got.stdout == "stored\n"
+
+
+STUBBORN = """
+apiVersion: v1
+kind: Pod
+metadata: {name: stubborn}
+spec:
+  terminationGracePeriodSeconds: 8
+  containers:
+  - name: app
+    image: busybox:1.36
+    command: [sh, -c, "while true; do echo tick; sleep 1; done"]
+"""
+
+
+def test_a_terminating_pods_running_container_still_takes_exec(sim, ns):
+    # sh as PID 1 ignores SIGTERM: the container runs until the grace period ends, and the
+    # runtime execs into it meanwhile (containerd refuses only a container that is not
+    # running); infra-bench verifiers exec into the old pod of a rollout still terminating
+    apply(sim, STUBBORN, ns)
+    wait_for(lambda: container_state(sim, "stubborn", ns).get("ready"), 60, what="ready")
+    sim.kubectl("delete", "pod", "stubborn", "-n", ns, "--wait=false")
+    wait_for(
+        lambda: "deletionTimestamp" in get(sim, "pod", "stubborn", ns)["metadata"],
+        20,
+        what="terminating",
+    )
+    ran = sim.kubectl("exec", "-n", ns, "stubborn", "--", "echo", "still-here", check=False)
+    assert (ran.returncode, ran.stdout) == (0, "still-here\n"), ran.stderr

@@ -225,7 +225,7 @@ class KubeletServer:
         await response.prepare(request)
         await response.write(body)
         sent, instance = len(container.logs), container.container_id
-        while container.container_id == instance and container.stage == "running":
+        while container.container_id == instance and _running(container):
             await asyncio.sleep(FOLLOW_POLL_SECONDS)
             fresh = await asyncio.to_thread(static.read_new) if static else container.logs[sent:]
             sent += len(fresh)
@@ -236,7 +236,7 @@ class KubeletServer:
 
     async def exec(self, request: web.Request) -> web.StreamResponse:
         pod, container = self._container(request)
-        if container.stage != "running":
+        if not _running(container):
             raise web.HTTPNotFound(text=f'container not found ("{container.name}")')
         ws = web.WebSocketResponse(protocols=EXEC_PROTOCOLS)
         if not ws.can_prepare(request).ok:
@@ -293,7 +293,7 @@ class KubeletServer:
         them. What is typed on stdin reaches a modelled shell waiting on it
         (interactive.py); elsewhere it is read and dropped (see docs/behaviour-models.md)."""
         pod, container = self._container(request)
-        if container.stage != "running":
+        if not _running(container):
             raise web.HTTPNotFound(text=f'container not found ("{container.name}")')
         ws = web.WebSocketResponse(protocols=EXEC_PROTOCOLS)
         if not ws.can_prepare(request).ok:
@@ -314,7 +314,7 @@ class KubeletServer:
             drain = asyncio.create_task(execstream.drain(ws))
         sent, instance = len(container.logs), container.container_id
         try:
-            while container.container_id == instance and container.stage == "running":
+            while container.container_id == instance and _running(container):
                 if drain.done() and ws.closed:
                     return ws
                 await asyncio.sleep(FOLLOW_POLL_SECONDS)
@@ -369,3 +369,12 @@ class KubeletServer:
         status = {"metadata": {}, "status": "Failure", "message": message}
         await ws.send_bytes(bytes([ERROR]) + json.dumps(status).encode())
         await ws.close()
+
+
+def _running(container) -> bool:
+    """Its process runs: also while it is being stopped (a terminating pod's container runs
+    until it exits or its grace period ends), so exec, attach and a followed log reach it
+    then, as on a node: containerd's CRI Exec refuses only a container whose state is not
+    CONTAINER_RUNNING (internal/cri/server/container_exec.go), and a container stays
+    running until its process exits."""
+    return container.stage in ("running", "stopping")
