@@ -141,6 +141,7 @@ def run(
         s.label: agentic_agent.answerer(s, prompt) if agentic else single_shot.answerer(s)
         for s in specs
     }
+    quiet = output is not Format.text
     tasks = select_tasks(suite, seed, limit, ids, folder)
     if not tasks:
         raise KubeproofError("no tasks selected")
@@ -178,7 +179,8 @@ def run(
     planned = RunResult.model_validate(meta)
     planned.write(RunPaths(out).plan)
     landing = Landing.open(db, out, planned, warn)
-    quiet = output is not Format.text
+    if not quiet:  # a model's answers are asked for before any judging: say how far
+        answerers = {k: _announced(k, a, len(tasks)) for k, a in answerers.items()}
 
     def done(result: TrialResult) -> None:
         if not quiet:
@@ -212,6 +214,24 @@ def run(
         _print(result, records, summary)
     if summary_errors(result):
         raise typer.Exit(ERRORED)
+
+
+def _announced(label: str, answerer, total: int):
+    """The answerer, printing a line per answer a model gave (asking them all comes first
+    and takes minutes); oracle, noop and agentic agents are left as they are."""
+    if getattr(answerer, "explores", False) or not isinstance(answerer, single_shot.ModelAnswerer):
+        return answerer
+    asked = 0
+
+    def ask(task, variant):
+        nonlocal asked
+        answer = answerer(task, variant)
+        asked += 1
+        what = f"error: {answer.error}" if answer.error else f"{answer.seconds:.1f}s"
+        stderr.print(f"· {label} answered {asked}/{total}: {task.id} ({escape(what)})")
+        return answer
+
+    return ask
 
 
 def _print(result: RunResult, records: list[TrialResult], summary: GenerateTables | None) -> None:

@@ -12,6 +12,7 @@ import dataclasses
 import os
 import re
 import shutil
+import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -120,8 +121,18 @@ def execute(
     threads = [threading.Thread(target=worker, args=(k,), name=f"trial-{k}") for k in range(jobs)]
     for th in threads:
         th.start()
-    for th in threads:
-        th.join()
+    try:
+        for th in threads:
+            th.join()
+    except BaseException:  # Ctrl-C, SIGTERM: no trial starts now; those running finish
+        options.stop.set()
+        running = sum(th.is_alive() for th in threads)
+        print(
+            f"kubeproof: stopping after the {running} trial(s) running now; "
+            "interrupt again to abandon them",
+            file=sys.stderr,
+        )
+        raise
     local.stop_all()  # local model servers (`local:` agents) end with the run
     return [r for r in records if r is not None]
 
