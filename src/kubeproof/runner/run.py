@@ -97,17 +97,25 @@ def execute(
                 break
             p = plans[i]
             attempts = []
+            record = None
             while True:
                 options.on_start(p)
                 current = started.pop(i, None) or _prepare(source, p.task)
                 current.exception()  # wait for this trial's cluster before asking for more
+                if options.stop.is_set():  # interrupted while it started: never ran
+                    started[i] = current  # stopped below with the others
+                    break
                 if n + 1 < len(mine) and mine[n + 1] not in started:
                     # the next trial's cluster starts while this one runs
                     started[mine[n + 1]] = _prepare(source, plans[mine[n + 1]].task)
                 record = Trial(p, source, current, signing_key=options.signing_key).run()
                 if record.verdict != "error" or len(attempts) >= options.retries:
                     break
+                if options.stop.is_set():  # no retry once interrupted: `runs resume` does it
+                    break
                 attempts.append(Attempt(reason=record.reason or "", timings=record.timings))
+            if record is None:
+                break
             record.attempts = len(attempts) + 1
             if attempts:
                 record.earlier_attempts = attempts
