@@ -4,8 +4,8 @@ how a text-protocol reply becomes one action."""
 
 import pytest
 
-from kubeproof.agents.llm.tools import Malformed
-from kubeproof.generate.agentic import checked, parse_text, tools_for
+from kubeproof.agents.llm.tools import Action, Malformed
+from kubeproof.generate.agentic import _usable, checked, parse_text, tools_for
 from kubeproof.generate.model import Tier
 from kubeproof.generate.task import generate
 
@@ -95,3 +95,14 @@ def test_a_command_task_has_nothing_to_dry_run():
     assert names == ["kubectl", "dry_run", "submit"]
     command_task = TASK.model_copy(update={"answer_format": "command"})
     assert [t["name"] for t in tools_for(command_task)] == ["kubectl", "submit"]
+
+
+@pytest.mark.parametrize(
+    ("args", "why"),
+    [({"command": "kubectl get ns\x00x"}, "NUL byte"),
+     ({"answer": "kind: ConfigMap\ud800"}, "not valid UTF-8")],
+)  # fmt: skip
+def test_text_no_command_line_or_file_could_hold_is_the_models_fault(args, why):
+    # both are valid in a JSON string; run or written as they are, the harness would fail
+    with pytest.raises(Malformed, match=why):
+        _usable(Action("kubectl" if "command" in args else "submit", args))

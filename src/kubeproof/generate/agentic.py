@@ -270,6 +270,8 @@ class AgenticAnswerer:
                 for call in reply.tool_calls:
                     args = parse_tool_call(call.name, call.arguments, offered)
                     actions.append(Action(call.name, args, call.id))
+            for action in actions:
+                _usable(action)
         except Malformed as exc:
             record["wasted"] = str(exc)
             record["actions"].append({"name": None, "ran": False, "error": str(exc)})
@@ -285,6 +287,21 @@ class AgenticAnswerer:
                 said = tools.dry_run(str(action.args["manifest"]), task)
             _answer(sent, action.call_id, action.name, said)
         return None
+
+
+def _usable(action: Action) -> None:
+    """The model's text must be text a command line, a file and a result can hold: a NUL
+    byte or a lone surrogate (both valid in a JSON string) would otherwise fail the harness's
+    own subprocess or file write, an `error` the agent caused."""
+    for key, value in action.args.items():
+        if not isinstance(value, str):
+            continue
+        if "\x00" in value:
+            raise Malformed(f"the {key} of {action.name} holds a NUL byte")
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise Malformed(f"the {key} of {action.name} is not valid UTF-8 text") from exc
 
 
 def _answer(sent: list[dict], call_id: str | None, name: str, text: str) -> None:
