@@ -14,8 +14,8 @@ from kubeproof.cluster.base import Cluster
 from kubeproof.errors import KubeproofError
 from kubeproof.generate import store, suites
 from kubeproof.generate.live.judge import LiveJudgement
+from kubeproof.generate.live.prove import outcome, prove_offline
 from kubeproof.generate.live.prove import prove as prove_tasks
-from kubeproof.generate.live.prove import prove_offline
 from kubeproof.generate.live.workers import embedded, nodes_for
 from kubeproof.generate.model import GeneratedTask
 from kubeproof.generate.task import generate as make_task
@@ -89,10 +89,19 @@ def prove(
     offline: bool = typer.Option(
         False, "--offline", help="Judge with the offline judge, no cluster (S2 emulated only)."
     ),
+    journal: Path | None = typer.Option(
+        None,
+        "--journal",
+        help="Append each judgement to this file (JSON lines) as it is made. Run the same "
+        "proof again with the same file and only the tasks it does not hold whole are "
+        "judged: a long proof that is stopped loses nothing.",
+    ),
     output: Format = typer.Option(Format.text, "--output", "-o", help="Output format."),
 ) -> None:
     """Prove generated tasks on a live apiserver: the reference passes every stage, an empty
-    answer fails S0 and every mutant fails at the stage it targets (exit 1 otherwise)."""
+    answer fails S0 and every mutant fails at the stage it targets (exit 1 otherwise).
+    Progress goes to stderr: a counter on a terminal, else a line every 100 answers and one
+    for every answer judged otherwise than wanted."""
     tasks = select_tasks(suite, seed, limit, ids, folder)
     if offline:
         proof = prove_offline(tasks)
@@ -105,11 +114,23 @@ def prove(
     total = sum(2 + len(t.mutants) for t in tasks)
     seen = 0
 
+    tasks_by_id = {t.id: t for t in tasks}
+
     def progress(j: LiveJudgement) -> None:
         nonlocal seen
         seen += 1
-        if output is Format.text and sys.stderr.isatty():
+        if output is not Format.text:
+            return
+        if sys.stderr.isatty():
             stderr.print(f"{seen}/{total} {j.task_id} {j.label}", end="\r")
+            return
+        found = outcome(tasks_by_id[j.task_id], j)
+        if found.got != found.want or found.error:
+            want = found.want.value if found.want else "pass"
+            got = found.got.value if found.got else "pass"
+            stderr.print(f"not as wanted: {j.task_id} {j.label}: want {want}, got {got}")
+        if seen % 100 == 0:
+            stderr.print(f"{seen} answers judged ({total} in the proof)")
 
     proof = prove_tasks(
         tasks,
@@ -118,6 +139,7 @@ def prove(
         cluster=external,
         recycle_every=recycle_every,
         progress=progress,
+        journal=journal,
     )
     if not emit(proof.model_dump(mode="json") | {"valid": proof.valid}, output):
         _print(proof)

@@ -6,10 +6,12 @@ judge failure); either makes the proof fail."""
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable
+from pathlib import Path
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from kubeproof.cluster.base import Cluster
+from kubeproof.errors import KubeproofError
 from kubeproof.generate.live.judge import LiveJudgement
 from kubeproof.generate.live.workers import Work, judge_all
 from kubeproof.generate.model import GeneratedTask, Stage
@@ -131,16 +133,61 @@ def prove(
     cluster: Cluster | None = None,
     recycle_every: int = 0,
     progress: Callable[[LiveJudgement], None] | None = None,
+    journal: Path | None = None,
 ) -> Proof:
+    """Judge every task's answers and sum up. With `journal`, each judgement is appended to
+    it as it is made, and the tasks it already holds whole (every answer, none a judge
+    error) are not judged again: a proof of hours that is stopped loses nothing."""
     began = time.monotonic()
     chosen = {t.id: t for t in tasks}
-    judged = []
-    items = [work(t) for t in chosen.values()]
-    for j in judge_all(items, workers, start=start, cluster=cluster, recycle_every=recycle_every):
-        judged.append(j)
-        if progress:
-            progress(j)
+    judged = read_journal(journal, chosen) if journal is not None else []
+    done = {j.task_id for j in judged}
+    items = [work(t) for t in chosen.values() if t.id not in done]
+    sink = journal.open("a", encoding="utf-8") if journal is not None else None
+    try:
+        for j in judge_all(
+            items, workers, start=start, cluster=cluster, recycle_every=recycle_every
+        ):
+            judged.append(j)
+            if sink is not None:
+                sink.write(j.model_dump_json(exclude={"strict_pass"}) + "\n")
+                sink.flush()
+            if progress:
+                progress(j)
+    finally:
+        if sink is not None:
+            sink.close()
     return summarise(chosen, judged, workers, time.monotonic() - began)
+
+
+def read_journal(path: Path, chosen: dict[str, GeneratedTask]) -> list[LiveJudgement]:
+    """The judgements of `chosen` tasks a journal holds for every one of their answers,
+    none of them a judge error (such a task is judged again, whole). A line that is not a
+    judgement is an error naming the file and line: the journal is not to be guessed at."""
+    if not path.exists():
+        return []
+    by_task: dict[str, dict[str, LiveJudgement]] = defaultdict(dict)
+    with path.open(encoding="utf-8") as lines:
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                j = LiveJudgement.model_validate_json(line)
+            except ValidationError as exc:
+                first = exc.errors()[0]
+                where = ".".join(str(p) for p in first["loc"])
+                raise KubeproofError(
+                    f"{path}:{number}: not a judgement ({where}: {first['msg']}); "
+                    "name another --journal, or remove this line"
+                ) from None
+            if j.task_id in chosen:
+                by_task[j.task_id][j.label] = j  # a later judgement of an answer wins
+    kept: list[LiveJudgement] = []
+    for task_id, answers in by_task.items():
+        labels = [label for label, _ in work(chosen[task_id]).answers]
+        if all(label in answers and answers[label].error is None for label in labels):
+            kept += [answers[label] for label in labels]
+    return kept
 
 
 def prove_offline(tasks: Iterable[GeneratedTask]) -> Proof:
