@@ -3,6 +3,8 @@ seed gives the same tasks, every stratum is visited, topologies in turn), the ju
 trial records (each check passes and fails as it should), the counts of validation.json,
 and the command refusing what it cannot do before any cluster starts."""
 
+import json
+
 import pytest
 from typer.testing import CliRunner
 
@@ -176,3 +178,46 @@ def test_validate_suite_refuses_before_any_cluster(tmp_path):
         done = CliRunner().invoke(app, ["tasks", "validate", *args, "--out", str(out)])
         assert done.exit_code != 0 and words in f"{done.output}{done.exception}", done.output
         assert not out.exists()
+
+
+def _stopped_after_all(out, chosen, seed):
+    """What a validation leaves in `out`: every trial's trial.json and validation.json."""
+    from kubeproof.netpol import run
+    from kubeproof.results import RunPaths
+
+    verdicts = []
+    for task in chosen:
+        records = _good(task)
+        for label, record in records.items():
+            paths = RunPaths(out).trial(run.slug(task.id), label, 1)
+            paths.root.mkdir(parents=True)
+            record.write(paths.result)
+        verdicts.append(validate.judge(task, records, 2.0))
+    doc = validate.summarize("netpol", seed, len(chosen), verdicts, 4.0)
+    (out / "validation.json").write_text(doc.model_dump_json())
+
+
+def test_a_validation_run_again_in_its_directory_goes_on_where_it_stopped(tmp_path):
+    # here it had judged every task: nothing is left to run, so no cluster starts
+    chosen = sample.sample("netpol", 2, "5")
+    out = tmp_path / "r"
+    _stopped_after_all(out, chosen, "5")
+    args = ["tasks", "validate", "--suite", "netpol", "--sample", "2", "--seed", "5"]
+    done = CliRunner().invoke(app, [*args, "--out", str(out), "-o", "json"])
+    assert done.exit_code == 0, done.output
+    doc = validate.Validation.model_validate_json(done.stdout)
+    assert (doc.judged, doc.valid) == (2, 2)
+    assert [v.task for v in doc.tasks] == [t.id for t in chosen]
+    assert doc.wall_seconds >= 4.0  # the earlier run's time counts
+    ran = json.loads((out / "run.json").read_text())
+    assert len(ran["trials"]) == 6  # the earlier trials are the run's
+
+
+def test_a_directory_holding_another_samples_validation_is_refused(tmp_path):
+    chosen = sample.sample("netpol", 2, "5")
+    out = tmp_path / "r"
+    _stopped_after_all(out, chosen, "5")
+    args = ["tasks", "validate", "--suite", "netpol", "--sample", "2", "--seed", "6"]
+    done = CliRunner().invoke(app, [*args, "--out", str(out)])
+    assert done.exit_code == 1
+    assert "holds the validation of another sample" in f"{done.output}{done.exception}"

@@ -167,7 +167,8 @@ stratified by topology and fault type and drawn from `--seed` (default 0), each 
 the oracle, a no-op and an allow-all shortcut one after another on one cluster (--jobs
 does not apply); valid when the broken state has the generated mismatches, the oracle
 restores the intent, the no-op fails and the shortcut is correct but unsafe
-(docs/netpol.md, "Validation"). Writes validation.json in --out as each task is judged."""
+(docs/netpol.md, "Validation"). Writes validation.json in --out as each task is judged;
+run again with the same --out, it goes on where it stopped."""
 
 
 @app.command(help=VALIDATE_HELP)

@@ -38,8 +38,12 @@ def validate_suite(suite: str, sample: int, seed: str, out: Path | None, output:
         )
     out = out or default_out("validate-")
     out.mkdir(parents=True, exist_ok=True)
-    verdicts: list[validate.TaskVerdict] = []
-    began = time.monotonic()
+    # a validation stopped half-way goes on where it stopped (validation.json keeps it)
+    verdicts, earlier, wall = validate.resumed(out, suite, seed, chosen)
+    if verdicts and not quiet:
+        stderr.print(f"going on: {len(verdicts)} of {len(chosen)} task(s) judged in {out}")
+    began = time.monotonic() - wall
+    judged = {v.task for v in verdicts}
 
     def write() -> validate.Validation:
         doc = validate.summarize(suite, seed, len(chosen), verdicts, time.monotonic() - began)
@@ -60,10 +64,11 @@ def validate_suite(suite: str, sample: int, seed: str, out: Path | None, output:
         line = f"[{len(verdicts)}/{len(chosen)}] {v.task}: {word} ({v.seconds:.1f} s)"
         stderr.print(line, highlight=False, markup=False, soft_wrap=True)  # one line: grep
 
-    _, records = validate.validate(chosen, out, on_task=done)
+    todo = [t for t in chosen if t.id not in judged]
+    _, records = validate.validate(todo, out, on_task=done) if todo else ([], [])
     doc = write()
     meta = run.meta([t.id for t in chosen], list(validate.AGENTS), out, "embedded")
-    write_run(out, meta | {"validate": [t.id for t in chosen]}, records)
+    write_run(out, meta | {"validate": [t.id for t in chosen]}, earlier + records)
     if not emit(doc.model_dump(mode="json"), output):
         _print(doc)
         console.print(f"run directory: {out}", highlight=False)

@@ -17,12 +17,14 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from kubeproof.cluster.base import Cluster
+from kubeproof.errors import KubeproofError
 from kubeproof.netpol import agents, run, scores, tasks, topology, trial
 from kubeproof.netpol.faults.base import ref
 from kubeproof.results import RunPaths, TrialResult
+from kubeproof.results.load import read_trial
 
 AGENTS = ("oracle", "noop", "allow-all")
 SETTINGS = trial.Settings(mode="operator")
@@ -227,3 +229,36 @@ def validate(
         if own:
             cluster.stop()
     return verdicts, records
+
+
+def resumed(
+    out: Path, suite: str, seed: str, chosen: list[tasks.Task]
+) -> tuple[list[TaskVerdict], list[TrialResult], float]:
+    """What a validation stopped half-way in `out` judged of this same sample: its verdicts,
+    their trials' records and its wall seconds, so running it again judges only the rest.
+    Nothing when `out` holds none; an error when it holds another sample's."""
+    path = out / "validation.json"
+    if not path.exists():
+        return [], [], 0.0
+    try:
+        before = Validation.model_validate_json(path.read_bytes())
+    except ValidationError as exc:
+        raise KubeproofError(
+            f"{path}: not a validation ({exc.errors()[0]['msg']})", hint="give another --out"
+        ) from None
+    ids = {t.id for t in chosen}
+    same = (before.suite, before.seed, before.sampled) == (suite, seed, len(chosen))
+    if not same or any(v.task not in ids for v in before.tasks):
+        raise KubeproofError(
+            f"{out} holds the validation of another sample ({before.suite}, seed "
+            f"{before.seed}, {before.sampled} tasks)",
+            hint="give another --out, or the same --suite, --sample and --seed to go on",
+        )
+    records = []
+    for v in before.tasks:
+        for label in AGENTS:
+            root = RunPaths(out).trial(run.slug(v.task), label, 1).root
+            record = read_trial(root)
+            if record is not None:
+                records.append(record.model_copy(update={"dir": str(root)}))
+    return list(before.tasks), records, before.wall_seconds
