@@ -154,3 +154,54 @@ def test_a_pods_loopback_is_its_own_and_no_policy_applies():
         assert (verdict.allowed, verdict.endpoints) == (True, ["shop/api-1:8080/TCP"]), target
     refused = net.connect("shop/api-1", "127.0.0.1:9999")
     assert (refused.allowed, refused.code) == (False, "not-listening")
+
+
+@pytest.mark.parametrize(
+    ("ready", "publish", "service_exists", "answer"),
+    [
+        (True, False, True, "ok"),
+        (False, False, True, "nxdomain"),  # not ready: in NotReadyAddresses, not served
+        (False, True, True, "ok"),  # publishNotReadyAddresses: served anyway
+        (True, False, False, "nxdomain"),  # no Service named by the subdomain: no record
+    ],
+)
+def test_a_pods_name_in_its_headless_service_follows_its_readiness(
+    ready, publish, service_exists, answer
+):
+    # a StatefulSet's peers find each other as web-0.web.ns.svc: CoreDNS serves the
+    # record from the Service's ready endpoints (kubernetes.go findServices)
+    svc = service("pay/store", {"app": "store"}, [5432], cluster_ip="None")
+    if publish:
+        svc["spec"]["publishNotReadyAddresses"] = True
+    objects = [
+        namespace("pay"),
+        pod("pay/web", "10.244.2.9", {"app": "web"}),
+        pod(
+            "pay/store-0",
+            "10.244.2.3",
+            {"app": "store"},
+            ports=[5432],
+            hostname="store-0",
+            subdomain="store",
+            ready=ready,
+        ),
+        *([svc] if service_exists else []),
+    ]
+    net = Network.from_objects(objects)
+    me = net.objects.pods["pay/web"]
+    status, ips = net.lookup(me, "store-0.store.pay.svc.cluster.local")
+    assert (status, ips) == (answer, ["10.244.2.3"] if answer == "ok" else [])
+
+
+def test_an_endpoint_without_a_hostname_answers_to_its_dashed_address():
+    net = Network.from_objects(
+        [
+            namespace("pay"),
+            pod("pay/web", "10.244.2.9", {"app": "web"}),
+            pod("pay/api-1", "10.244.2.4", {"app": "api"}, ports=[80]),
+            service("pay/api", {"app": "api"}, [80], cluster_ip="10.96.0.9"),
+        ]
+    )
+    me = net.objects.pods["pay/web"]
+    assert net.lookup(me, "10-244-2-4.api.pay.svc.cluster.local") == ("ok", ["10.244.2.4"])
+    assert net.lookup(me, "api-1.api.pay.svc.cluster.local") == ("nxdomain", [])

@@ -59,17 +59,8 @@ def _lookup(objects: Objects, fqdn: str, depth: int, served: Served | None) -> A
             if svc is None:
                 return Answer("nxdomain", fqdn=fqdn)
             return _service_answer(objects, svc, fqdn, depth, served)
-        if len(parts) == 3:  # hostname.subdomain.namespace: a headless service's pod
-            hostname, subdomain, ns = parts
-            for pod in objects.pods.values():
-                spec = pod.obj.get("spec") or {}
-                if (
-                    pod.namespace == ns
-                    and spec.get("hostname") == hostname
-                    and spec.get("subdomain") == subdomain
-                    and pod.ip
-                ):
-                    return Answer("pod", fqdn=fqdn, pods=[pod], ips=[pod.ip])
+        if len(parts) == 3:  # endpoint.service.namespace: one of a Service's endpoints
+            return _endpoint_answer(objects, fqdn, *parts)
         return Answer("nxdomain", fqdn=fqdn)
     pod_suffix = f".pod.{CLUSTER_DOMAIN}"
     if fqdn.endswith(pod_suffix):
@@ -103,3 +94,38 @@ def _service_answer(
             "headless", fqdn=fqdn, service=svc, pods=pods, ips=[p.ip for p in pods if p.ip]
         )
     return Answer("service", fqdn=fqdn, service=svc, ips=[spec.get("clusterIP", "")])
+
+
+def _endpoint_answer(objects: Objects, fqdn: str, label: str, name: str, ns: str) -> Answer:
+    """An endpoint query, as CoreDNS's kubernetes plugin answers it (findServices and
+    endpointHostname in plugin/kubernetes/kubernetes.go): the Service must exist, and the
+    record is an address of its Endpoints whose hostname is `label`, ready addresses only
+    (a not-ready one is in NotReadyAddresses, which are not served; with
+    publishNotReadyAddresses the EndpointSlice controller marks every one ready). A
+    StatefulSet's pod `web-0` with subdomain `web` answers to `web-0.web.ns.svc` only
+    while it is ready, unless the Service publishes not-ready addresses."""
+    from kubeproof.netsim.services import endpoints
+
+    svc = objects.services.get(f"{ns}/{name}")
+    if svc is None or (svc.get("spec") or {}).get("type") == "ExternalName":
+        return Answer("nxdomain", fqdn=fqdn)
+    publish = bool((svc.get("spec") or {}).get("publishNotReadyAddresses"))
+    pods: list[Pod] = []
+    for e in endpoints(objects, svc, None):
+        served = (e.ready or publish) and e.pod.ip and e.pod not in pods
+        if served and endpoint_hostname(e.pod, name) == label:
+            pods.append(e.pod)
+    if not pods:
+        return Answer("nxdomain", fqdn=fqdn)
+    return Answer("pod", fqdn=fqdn, pods=pods, ips=[p.ip for p in pods])
+
+
+def endpoint_hostname(pod: Pod, service: str) -> str:
+    """The hostname of a pod's endpoint in `service`'s EndpointSlices: its spec.hostname
+    when its spec.subdomain names the Service (the EndpointSlice controller's podToEndpoint,
+    pkg/controller/util/endpointslice), else the address with dashes (CoreDNS's
+    endpointHostname)."""
+    spec = pod.obj.get("spec") or {}
+    if spec.get("hostname") and spec.get("subdomain") == service:
+        return str(spec["hostname"])
+    return pod.ip.replace(".", "-").replace(":", "-")
