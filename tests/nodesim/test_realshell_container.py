@@ -134,6 +134,46 @@ def test_an_exec_probe_is_cut_after_its_timeout(tmp_path):
     assert time.time() - started < 15  # each probe waited its 1 s, not the command's 5 s
 
 
+def test_a_slow_exec_probe_runs_beside_the_nodes_loop_and_wakes_the_pod_when_it_ends(tmp_path):
+    # the prober's worker is a goroutine per probe (pkg/kubelet/prober/worker.go run): a
+    # command that takes 2 s holds that worker, not the node. Before, advance() waited
+    # for it, and with it every other pod's sync and the kubelet's HTTP server.
+    spec = {
+        "containers": [
+            {
+                "name": "app",
+                "image": "busybox:1.36",
+                "command": ["sh", "-c", "sleep 600"],
+                "readinessProbe": {
+                    "exec": {"command": ["sh", "-c", "sleep 2; exit 4"]},
+                    "periodSeconds": 10,
+                    "timeoutSeconds": 5,
+                },
+            }
+        ]
+    }
+    woken = []
+    world = StaticWorld()
+    world.runner = Runner(tmp_path / "containers", wake=woken.append)
+    runtime = PodRuntime(pod_object(spec), "10.244.1.2", set(), REAL)
+    events, longest, end = [], 0.0, time.time() + 30
+    try:
+        while time.time() < end and not events:
+            began = time.time()
+            advanced = runtime.advance(began, world, CATALOG)
+            events += [(e.reason, e.message) for e in advanced if e.reason == "Unhealthy"]
+            longest = max(longest, time.time() - began)
+            time.sleep(0.05)
+        running = runtime.app[0].probe_state["readinessProbe"]
+        assert events == [("Unhealthy", "Readiness probe failed: ")]
+        assert longest < 1.0  # no sync waited the probe's 2 s
+        assert woken and set(woken) == {runtime.uid}  # its end woke the pod
+        assert "running" not in running and running["fail"] == 1
+        assert runtime.app[0].ready is False
+    finally:
+        world.runner.forget(runtime.uid)
+
+
 def test_forgetting_a_pod_kills_its_scripts_and_removes_its_directories(tmp_path):
     # a force-deleted pod (grace 0) is forgotten without a stop: nothing of it may remain
     world = StaticWorld()

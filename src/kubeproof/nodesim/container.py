@@ -13,7 +13,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from kubeproof.nodesim import formats, hooks, pages, probes, termination
+from kubeproof.nodesim import execprobe, formats, hooks, pages, probes, termination
 from kubeproof.nodesim.catalog import Catalog, canonical, script_of
 from kubeproof.nodesim.config import ConfigError, World, resolve_env
 from kubeproof.nodesim.expansion import command_and_args
@@ -262,7 +262,8 @@ class Container(ImagePulling):
             return events
         if self.failing:
             self.ready = False
-        upcoming = [exit_at, *(s["next"] for s in self.probe_state.values())]
+        # a probe whose command still runs wakes the pod when it ends (execprobe.start)
+        upcoming = [exit_at, *(s["next"] for s in self.probe_state.values() if "running" not in s)]
         if now < self.seen_at:
             upcoming.append(self.seen_at)
         serving_at = self.started_at + model.startup_seconds
@@ -295,31 +296,28 @@ class Container(ImagePulling):
             state = self.probe_state.setdefault(
                 kind, {"next": self.started_at + delay, "fail": 0, "ok": 0}
             )
-            if now < state["next"]:
-                continue
-            state["next"] = now + period
             label = {
                 "startupProbe": "Startup",
                 "livenessProbe": "Liveness",
                 "readinessProbe": "Readiness",
             }[kind]
-            if "exec" in probe:
-                failure = self._exec_probe(probe, pod, model, label, world)
-            elif kind == "readinessProbe" and "httpGet" in probe and self.failing and serving:
-                # an app that cannot reach what it needs answers its health checks with 503
-                # (CoreDNS's /ready until the kubernetes plugin syncs); pkg/probe/http/
-                # http.go:119-122 words the failure
-                failure = f"{label} probe failed: HTTP probe failed with statuscode: 503"
+            running = state.get("running")
+            if running is not None:  # a command running for real: its worker waits on it
+                if not running.done():
+                    continue
+                del state["running"]
+                failure = execprobe.outcome(running, label)
             else:
-                try:
-                    # a static file server answers from its document root (pages.py)
-                    def page(port: int, path: str):
-                        return pages.served(self, model, catalog.servers, port, path, pod)
-
-                    failure = probes.check(probe, self.spec, model, pod.ip, serving, page)
-                    failure = None if failure is None else f"{label} probe failed: {failure}"
-                except probes.ProbeError as exc:
-                    failure = f"{label} probe errored and resulted in unknown state: {exc}"
+                if now < state["next"]:
+                    continue
+                state["next"] = now + period
+                if "exec" in probe and self.live is not None:
+                    # the prober's worker is a goroutine of its own (prober/worker.go run):
+                    # the command runs in a thread and its result is applied on a later
+                    # tick; the node's loop, and every other pod's worker, go on meanwhile
+                    state["running"] = execprobe.start(self, probe, pod, model, label, world)
+                    continue
+                failure = self._probe_once(kind, probe, pod, model, label, catalog, world, serving)
             if failure is None:
                 state["fail"], state["ok"] = 0, state["ok"] + 1
                 if kind == "readinessProbe" and state["ok"] >= success_threshold:
@@ -347,30 +345,24 @@ class Container(ImagePulling):
                 break
         return events
 
-    def _exec_probe(self, probe: dict, pod, model, label: str, world: World) -> str | None:
-        """An exec probe runs its command in the container (the simulated shell, as
-        `kubectl exec` does): exit 0 passes; another exit fails with the command's output
-        (pkg/probe/exec/exec.go:50-76, prober.go:120-123); a command that cannot start is an
-        error of the runtime (prober.go:104-108). A network tool is netsim's to answer, as
-        for `kubectl exec` (shell.run), never the sandbox's: this runs on the node's loop,
-        which the sandbox's wget would wait on."""
-        from kubeproof.nodesim import shell  # shell reads containers: imported late
+    def _probe_once(self, kind, probe, pod, model, label, catalog, world, serving) -> str | None:
+        """One probe answered now: the failure message, None when it passes."""
+        if "exec" in probe:  # the simulated shell answers at once
+            return execprobe.run(self, probe, pod, model, label, world)
+        if kind == "readinessProbe" and "httpGet" in probe and self.failing and serving:
+            # an app that cannot reach what it needs answers its health checks with 503
+            # (CoreDNS's /ready until the kubernetes plugin syncs); pkg/probe/http/
+            # http.go:119-122 words the failure
+            return f"{label} probe failed: HTTP probe failed with statuscode: 503"
+        try:
+            # a static file server answers from its document root (pages.py)
+            def page(port: int, path: str):
+                return pages.served(self, model, catalog.servers, port, path, pod)
 
-        command = (probe.get("exec") or {}).get("command") or []
-        timeout = float(probe.get("timeoutSeconds", 1))  # prober.go:153
-        network = getattr(world, "exec_network", None)
-        net = network(pod) if network is not None and self.live is not None else None
-        result = shell.run(command, self, pod.name, net, model, timeout=timeout)
-        if result.code == 0:
-            return None
-        if result.code == 126:
-            exec_id = hashlib.sha256(f"{self.container_id}/{command}".encode()).hexdigest()
-            return (
-                f"{label} probe errored and resulted in unknown state: rpc error: code = "
-                f'Unknown desc = failed to exec in container: failed to start exec "{exec_id}": '
-                + result.stderr.strip()
-            )
-        return f"{label} probe failed: {result.stdout}{result.stderr}"
+            failure = probes.check(probe, self.spec, model, pod.ip, serving, page)
+        except probes.ProbeError as exc:
+            return f"{label} probe errored and resulted in unknown state: {exc}"
+        return None if failure is None else f"{label} probe failed: {failure}"
 
     def _post_start_failed(self, now, pod, model, error: str) -> list[Event]:
         """KRC:321-336: `FailedPostStartHook` (no details: they may hold secrets), the

@@ -359,7 +359,8 @@ class Kubelet(PodNetworking):
         return admission.admit(pod, node_obj, active, pressure)
 
     def _wake(self, uid: str) -> None:
-        """A live script exited (called from its watcher thread): sync its pod now."""
+        """A live script exited or an exec probe's command ended (called from their threads):
+        sync its pod now."""
         task = self.pods.get(uid)
         if task is not None:
             self.loop.call_soon_threadsafe(task.wake.set)

@@ -1,0 +1,75 @@
+"""Exec probes: the probe's command runs in the container, as `kubectl exec` does.
+
+Exit 0 passes; another exit fails with the command's output (pkg/probe/exec/exec.go:50-76,
+pkg/kubelet/prober/prober.go:120-123); a command that cannot start is an error of the
+runtime (prober.go:104-108). In a container whose script runs for real the command runs
+for real in its sandbox, for up to the probe's timeoutSeconds: there the kubelet's prober
+worker (a goroutine per container and probe, pkg/kubelet/prober/worker.go `run`) waits on
+it while the node goes on, so `start` runs it in a thread and wakes the pod when it ends;
+the container applies the result on that later tick. In a modelled container the simulated
+shell answers at once (`run`).
+
+A network tool is netsim's to answer, as for `kubectl exec` (shell.run), never the
+sandbox's; the network view is taken on the node's loop, the command run off it.
+"""
+
+import hashlib
+from concurrent.futures import Future, ThreadPoolExecutor
+
+from kubeproof.nodesim.config import World
+
+# probe commands in flight at once across the node's containers; more wait their turn
+# (a waiting one counts against its timeout no more than a slow runtime's would)
+_WORKERS = ThreadPoolExecutor(max_workers=8, thread_name_prefix="exec-probe")
+
+
+def run(container, probe: dict, pod, model, label: str, world: World) -> str | None:
+    """The probe answered now: its failure message, or None when it passes."""
+    return _judge(container, probe, label, _command(container, probe, pod, model, world))
+
+
+def start(container, probe: dict, pod, model, label: str, world: World) -> Future:
+    """The probe's command started in a thread; the pod is woken when it ends, and
+    `outcome(future, label)` then reads its failure message (None: passed)."""
+    job = _command(container, probe, pod, model, world)
+    future = _WORKERS.submit(lambda: _judge(container, probe, label, job))
+    wake = getattr(container.runner, "wake", None)
+    if wake is not None:
+        uid = pod.uid
+        future.add_done_callback(lambda _: wake(uid))
+    return future
+
+
+def outcome(future: Future, label: str) -> str | None:
+    """The finished probe's failure message (None: passed). A command the harness could
+    not run at all is the runtime's error, as the kubelet reports one (prober.go:104-108)."""
+    try:
+        return future.result()
+    except Exception as exc:  # the pod's probe fails, the node goes on
+        return f"{label} probe errored and resulted in unknown state: {exc}"
+
+
+def _command(container, probe: dict, pod, model, world: World):
+    """What to run, with the network view taken now (on the node's loop)."""
+    from kubeproof.nodesim import shell  # shell reads containers: imported late
+
+    command = (probe.get("exec") or {}).get("command") or []
+    timeout = float(probe.get("timeoutSeconds", 1))  # prober.go:153
+    network = getattr(world, "exec_network", None)
+    net = network(pod) if network is not None and container.live is not None else None
+    return lambda: shell.run(command, container, pod.name, net, model, timeout=timeout)
+
+
+def _judge(container, probe: dict, label: str, job) -> str | None:
+    result = job()
+    if result.code == 0:
+        return None
+    if result.code == 126:
+        command = (probe.get("exec") or {}).get("command") or []
+        exec_id = hashlib.sha256(f"{container.container_id}/{command}".encode()).hexdigest()
+        return (
+            f"{label} probe errored and resulted in unknown state: rpc error: code = "
+            f'Unknown desc = failed to exec in container: failed to start exec "{exec_id}": '
+            + result.stderr.strip()
+        )
+    return f"{label} probe failed: {result.stdout}{result.stderr}"
