@@ -3,6 +3,8 @@ run again with the same journal judges only the tasks it does not hold whole, so
 hours that is stopped loses nothing. The reading is tested without a cluster; the resume on
 the shared embedded cluster."""
 
+import json
+
 import pytest
 
 from kubeproof.errors import KubeproofError
@@ -10,6 +12,7 @@ from kubeproof.generate.live.judge import LiveJudgement
 from kubeproof.generate.live.prove import prove, read_journal, work
 from kubeproof.generate.model import Tier
 from kubeproof.generate.task import generate
+from tests.conftest import run_cli
 
 
 def _tasks():
@@ -78,3 +81,18 @@ def test_a_stopped_proof_resumes_from_its_journal(cluster, tmp_path):
     assert both.valid and both.tasks == 2
     assert both.answers == len(work(first).answers) + len(work(second).answers)
     assert both.references_passed == 2 and both.empties_failed_s0 == 2
+
+
+def test_progress_goes_to_stderr_with_json_on_stdout(cluster, tmp_path):
+    # a proof of hours run as `-o json > file 2> log` showed nothing in the log before
+    done = run_cli(
+        "tasks", "prove", "--suite", "kubebench-810", "--limit", "16",
+        "--cluster", f"kubeconfig:{cluster.admin_kubeconfig}",
+        "--journal", str(tmp_path / "proof.jsonl"), "-o", "json",
+        timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    proof = json.loads(done.stdout)
+    assert proof["valid"] and proof["tasks"] == 16
+    assert proof["answers"] >= 100
+    assert "100 answers judged" in done.stderr

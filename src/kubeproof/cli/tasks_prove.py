@@ -118,9 +118,7 @@ def prove(
 
     def progress(j: LiveJudgement) -> None:
         nonlocal seen
-        seen += 1
-        if output is not Format.text:
-            return
+        seen += 1  # (on stderr with -o json too: a proof of hours must show it goes on)
         if sys.stderr.isatty():
             stderr.print(f"{seen}/{total} {j.task_id} {j.label}", end="\r")
             return
