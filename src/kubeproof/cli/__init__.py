@@ -85,11 +85,15 @@ def _terminated(signum: int, _frame: object) -> None:
     """SIGTERM ends the command as Ctrl-C would: clusters stopped, local model servers and
     other children torn down, what finished kept (the default action would kill the process
     with none of its cleanup run, leaving its children behind). A second SIGTERM while that
-    cleanup runs is told so and otherwise ignored: raised inside the cleanup it would cut it
-    short (and Python would print "Exception ignored in threading._shutdown")."""
+    cleanup runs, or while the trials still running finish, is told so and otherwise ignored:
+    raised inside the cleanup it would cut it short (and Python would print "Exception ignored
+    in threading._shutdown"). Ctrl-C is how a user abandons those trials."""
     global _stopping
     if _stopping:
-        sys.stderr.write("kubeproof: already stopping, cleaning up; SIGKILL ends it at once\n")
+        sys.stderr.write(
+            "kubeproof: already stopping, cleaning up; Ctrl-C (SIGINT) abandons the trials "
+            "still running, SIGKILL ends it at once\n"
+        )
         return
     _stopping = True
     raise SystemExit(128 + signum)

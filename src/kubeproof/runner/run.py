@@ -137,7 +137,7 @@ def execute(
         running = sum(th.is_alive() for th in threads)
         print(
             f"kubeproof: stopping after the {running} trial(s) running now; "
-            "interrupt again to abandon them",
+            "Ctrl-C again abandons them",
             file=sys.stderr,
         )
         raise
