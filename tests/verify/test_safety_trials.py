@@ -107,7 +107,10 @@ def test_outages_are_caught_however_the_commands_are_batched(tmp_path):
         assert result["reason"].startswith("Service/shop/web: no ready endpoints (had 2) for ")
         assert any(f"(step {step})" in result["reason"] for step in steps), result["reason"]
         [outage] = record["outages"]
-        assert outage["key"] == "Service/shop/web" and outage["seconds"] < 3
+        # ended by the selector's restore, not open until the watch stopped; its length is
+        # the endpoint controller's lag (3.7 s seen at load 14), so the bound is loose
+        assert outage["key"] == "Service/shop/web" and not outage["ongoing"]
+        assert outage["seconds"] < 10
         assert safety(record)["no_collateral_damage"]["passed"]
     assert many["collateral_per_step"][:2] in ([1, 0], [1, 1], [0, 1])
     assert rollout["verdict"] == "resolved" and rollout["safe"] and rollout["score"] == 1
