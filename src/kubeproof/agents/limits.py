@@ -11,9 +11,12 @@ space. /tmp is a tmpfs of fixed size; the scratch home is watched by the sandbox
 command that takes it over its quota is killed.
 """
 
+import contextlib
 import itertools
 import os
+import re
 import shutil
+import signal
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -93,11 +96,51 @@ GROUP_PREFIX = "kubeproof-"  # every per-command group's name (sandbox.py, runbo
 _swept = False
 
 
+# a group's name when it says which process made it: kubeproof-[box-]UID-PID-N
+_OWNED = re.compile(r"kubeproof-(?:box-)?\d+-(\d+)-\d+")
+
+
+def group_name(kind: str, uid: int, serial: object) -> str:
+    """The name of a per-command group, carrying the pid of the process that makes it so a
+    sweep can tell when that process is gone (kind "" for an agent's command)."""
+    return f"{GROUP_PREFIX}{kind + '-' if kind else ''}{uid}-{os.getpid()}-{serial}"
+
+
+def _maker_gone(name: str) -> bool:
+    found = _OWNED.fullmatch(name)
+    if found is None:
+        return False
+    try:
+        os.kill(int(found.group(1)), 0)
+    except ProcessLookupError:
+        return True
+    except (OSError, OverflowError):
+        return False  # alive (another user's, or reused): left alone
+    return False
+
+
+def _kill_members(group: str) -> int:
+    """SIGKILL what is still in a group whose maker is gone. bwrap's sandboxed child waits
+    on an eventfd for its parent bwrap to map its ids; a bwrap killed in that window (its
+    node simulator killed as it started an exec probe) leaves the child waiting forever,
+    reparented to init, where --die-with-parent cannot reach it."""
+    try:
+        members = Path(group, "cgroup.procs").read_text().split()
+    except OSError:
+        return 0
+    for pid in members:
+        with contextlib.suppress(OSError, ValueError):
+            os.kill(int(pid), signal.SIGKILL)
+    return len(members)
+
+
 def sweep_stale(parents: dict[str, Path], now: float | None = None) -> int:
     """Remove our per-command groups that no process is in and that were made more than
     STALE_SECONDS ago: a harness killed mid-command (a timeout's SIGKILL) never ran its
     `remove`, and each such group stayed for the machine's life. A group in use holds its
-    command's processes; one emptied a moment ago is young. Returns how many went."""
+    command's processes; one emptied a moment ago is young. A group whose maker is gone
+    (its name says which process made it) is emptied first, whatever its age: what is left
+    in it is stranded. Returns how many went."""
     now = time.time() if now is None else now
     removed = 0
     for parent in set(parents.values()):
@@ -109,6 +152,11 @@ def sweep_stale(parents: dict[str, Path], now: float | None = None) -> int:
             try:
                 if not entry.is_dir(follow_symlinks=False):
                     continue
+                if _maker_gone(entry.name):
+                    killed = _kill_members(entry.path)
+                    if _removed(entry.path, tries=50 if killed else 1):
+                        removed += 1
+                    continue
                 if now - entry.stat(follow_symlinks=False).st_mtime < STALE_SECONDS:
                     continue
                 if Path(entry.path, "cgroup.procs").read_text().strip():
@@ -118,6 +166,18 @@ def sweep_stale(parents: dict[str, Path], now: float | None = None) -> int:
             except OSError:
                 continue  # in use after all, or gone already
     return removed
+
+
+def _removed(group: str, tries: int) -> bool:
+    for _ in range(tries):  # the killed take a moment to be reaped
+        try:
+            os.rmdir(group)
+            return True
+        except FileNotFoundError:
+            return False
+        except OSError:
+            time.sleep(0.02)
+    return False
 
 
 def _find_parents() -> dict[str, Path]:

@@ -37,6 +37,7 @@ from kubeproof.agents.limits import (
     agent_uid,
     cgroup_parents,
     chown_tree,
+    group_name,
     tool,
     usage,
 )
@@ -317,7 +318,7 @@ class Sandbox:
                 os.chown(self.scratch, self.uid, self.uid)
             bwrap = self._bwrap_args(command, fds, staged, shell)
             if self.cgroups:
-                name = f"kubeproof-{self.uid}-{next(_serial)}"
+                name = group_name("", self.uid, next(_serial))
                 group = CommandGroup(self.cgroups, self.limits, name)
             ours, theirs = self._pipes(kwargs)
             proc = subprocess.Popen(

@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
+from kubeproof.agents.limits import cgroup_parents, sweep_stale
 from kubeproof.cli import addons
 from kubeproof.cli.output import Format, console, emit
 from kubeproof.cluster import EmbeddedCluster
@@ -252,6 +253,7 @@ def down(
         stop_group(record.pgid, [c.ref() for c in record.components.values()])
         if group_members(record.pgid):
             raise KubeproofError(f"cluster {record.name}: processes survived SIGKILL")
+        sweep_stale(cgroup_parents())  # sandboxes its node simulator left (agents/limits.py)
         if taken_over(record.address, record.state_dir):
             pass  # a dead cluster's address, since reserved by a live one: not ours to free
         elif busy := wait_ports_released(record.address):

@@ -21,6 +21,7 @@ from typing import Self
 import yaml
 from lightkube.codecs import from_dict
 
+from kubeproof.agents.limits import cgroup_parents, sweep_stale
 from kubeproof.cluster import addons, kubeadmconfig, snapshot, staticpods
 from kubeproof.cluster.addresses import release, reserve, taken_over, wait_ports_released
 from kubeproof.cluster.audit import write_policy
@@ -367,6 +368,9 @@ class EmbeddedCluster(Cluster):
     def stop(self, remove: bool = True) -> None:
         """Stop every process of the cluster; remove its state directory unless asked not to."""
         self._stop_processes(graceful=not remove)
+        # what its node simulator left in sandboxes it was starting as it died (limits.py)
+        with suppress(Exception):
+            sweep_stale(cgroup_parents())
         if self.record:
             release(self.record.address, self.record.state_dir)
         if remove and self.record:

@@ -40,6 +40,7 @@ from kubeproof.agents.limits import (
     agent_uid,
     cgroup_parents,
     chown_tree,
+    group_name,
     tool,
 )
 from kubeproof.agents.netns import ApiForwarder
@@ -199,7 +200,7 @@ class Box:
         try:
             args = self._bwrap(run, fds, staged, info_w)
             if self.cgroups and group is None:
-                name = f"kubeproof-box-{self.uid}-{os.getpid()}-{id(run)}"
+                name = group_name("box", self.uid, id(run))
                 group = CommandGroup(self.cgroups, self.limits, name)
             unshare = self.helpers["unshare"] if self.root else None
             user = [self.helpers["setpriv"], f"--reuid={self.uid}", f"--regid={self.uid}"]
