@@ -278,14 +278,7 @@ class CommandGroup:
 
     def remove(self) -> None:
         for d in reversed(self.dirs):
-            for _ in range(50):  # the last processes may take a moment to be reaped
-                try:
-                    d.rmdir()
-                    break
-                except FileNotFoundError:
-                    break
-                except OSError:
-                    time.sleep(0.02)
+            _removed(str(d), tries=50)
         self.dirs = []
 
 
