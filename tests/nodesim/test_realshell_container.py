@@ -174,6 +174,47 @@ def test_a_slow_exec_probe_runs_beside_the_nodes_loop_and_wakes_the_pod_when_it_
         world.runner.forget(runtime.uid)
 
 
+def test_every_exec_probe_in_flight_has_its_own_worker_as_the_kubelets_goroutines(tmp_path):
+    # pkg/kubelet/prober/worker.go: a goroutine per container and probe, no shared pool. Ten
+    # probes that each wait until all ten have started only end if all ten run at once; a
+    # pool of eight would hold two back and the eight would time out ("timed out" errors).
+    count = 10
+    barrier = (
+        "touch /meet/$HOSTNAME-$C; "
+        f'while [ "$(ls /meet | wc -l)" -lt {count} ]; do sleep 0.1; done; exit 4'
+    )
+    spec = {
+        "containers": [
+            {
+                "name": f"c{i}",
+                "image": "busybox:1.36",
+                "command": ["sh", "-c", "sleep 600"],
+                "env": [{"name": "C", "value": str(i)}],
+                "volumeMounts": [{"name": "meet", "mountPath": "/meet"}],
+                "readinessProbe": {
+                    "exec": {"command": ["sh", "-c", barrier]},
+                    "periodSeconds": 60,
+                    "timeoutSeconds": 30,
+                },
+            }
+            for i in range(count)
+        ],
+        "volumes": [{"name": "meet", "emptyDir": {}}],
+    }
+    world = StaticWorld()
+    world.runner = Runner(tmp_path / "containers")
+    runtime = PodRuntime(pod_object(spec), "10.244.1.2", set(), REAL)
+    events, end = [], time.time() + 60
+    try:
+        while time.time() < end and len(events) < count:
+            advanced = runtime.advance(time.time(), world, CATALOG)
+            events += [(e.reason, e.message) for e in advanced if e.reason == "Unhealthy"]
+            time.sleep(0.05)
+        assert events == [("Unhealthy", "Readiness probe failed: ")] * count
+    finally:
+        world.runner.forget(runtime.uid)
+
+
 def test_forgetting_a_pod_kills_its_scripts_and_removes_its_directories(tmp_path):
     # a force-deleted pod (grace 0) is forgotten without a stop: nothing of it may remain
     world = StaticWorld()

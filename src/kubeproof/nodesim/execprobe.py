@@ -14,13 +14,10 @@ sandbox's; the network view is taken on the node's loop, the command run off it.
 """
 
 import hashlib
-from concurrent.futures import Future, ThreadPoolExecutor
+import threading
+from concurrent.futures import Future
 
 from kubeproof.nodesim.config import World
-
-# probe commands in flight at once across the node's containers; more wait their turn
-# (a waiting one counts against its timeout no more than a slow runtime's would)
-_WORKERS = ThreadPoolExecutor(max_workers=8, thread_name_prefix="exec-probe")
 
 
 def run(container, probe: dict, pod, model, label: str, world: World) -> str | None:
@@ -32,7 +29,21 @@ def start(container, probe: dict, pod, model, label: str, world: World) -> Futur
     """The probe's command started in a thread; the pod is woken when it ends, and
     `outcome(future, label)` then reads its failure message (None: passed)."""
     job = _command(container, probe, pod, model, world)
-    future = _WORKERS.submit(lambda: _judge(container, probe, label, job))
+    future: Future = Future()
+
+    def work() -> None:
+        future.set_running_or_notify_cancel()
+        try:
+            future.set_result(_judge(container, probe, label, job))
+        except BaseException as exc:  # outcome() reports it as the runtime's error
+            future.set_exception(exc)
+
+    # a thread of its own, as the kubelet gives each probe a goroutine: a shared pool of
+    # N would let N never-ending probes (a huge timeoutSeconds) hold back every other
+    # pod's. They are bounded as the kubelet's are: one in flight per container and probe
+    # (Container does not start a probe whose last run has not ended), pods per node.
+    # A daemon: a harness that exits does not wait out a probe's timeout.
+    threading.Thread(target=work, name=f"exec-probe-{pod.name}", daemon=True).start()
     wake = getattr(container.runner, "wake", None)
     if wake is not None:
         uid = pod.uid
