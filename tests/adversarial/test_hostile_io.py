@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from kubeproof import hostile
+from kubeproof.evidence.manifests import load_objects, patch_objects
 from kubeproof.evidence.risk import assess_command
-from kubeproof.evidence.shell import load_objects, patch_objects
 
 BOMB = "\n".join(
     ['a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']

@@ -108,7 +108,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kubeproof.cluster.audit import identity_groups, impersonated, subject_key, username
-from kubeproof.evidence.shell import (
+from kubeproof.evidence.kubectl_words import (
     CLUSTER_SCOPED,
     DESTROY_VERBS,
     KIND_OF_RESOURCE,
@@ -117,17 +117,17 @@ from kubeproof.evidence.shell import (
     READ_VERBS,
     RESOURCE_ALIASES,
     SUBCOMMAND_VERBS,
-    KubectlCall,
-    Script,
+)
+from kubeproof.evidence.manifests import (
     as_dict,
     as_list,
     as_text,
     load_objects,
     object_namespace,
-    parse_command_line,
     patch_objects,
     plural_of,
 )
+from kubeproof.evidence.shell import KubectlCall, Script, parse_command_line
 
 # Callers import the resource tables, manifest readers and KubectlCall from here, where they
 # lived before shell.py; re-exporting them keeps those imports working.

@@ -44,150 +44,27 @@ What it cannot read:
   Unbalanced quotes fall back to a split on whitespace.
 """
 
-import json
 import os.path
 import re
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
-from kubeproof import hostile
-
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
-CLUSTER_SCOPED = _words(
-    """nodes namespaces clusterroles clusterrolebindings persistentvolumes storageclasses
-    customresourcedefinitions priorityclasses ingressclasses runtimeclasses
-    validatingwebhookconfigurations mutatingwebhookconfigurations apiservices
-    certificatesigningrequests csidrivers csinodes volumeattachments"""
+from kubeproof.evidence.kubectl_words import (
+    BOOLEAN_SHORTS,
+    CLUSTER_SCOPED,
+    DESTROY_VERBS,
+    KUBECTL_NAMES,
+    MUTATE_VERBS,
+    NAME_FIRST_VERBS,
+    READ_VERBS,
+    RESOURCE_ALIASES,
+    SHORT_FLAGS,
+    SUBCOMMAND_VERBS,
+    VALUE_FLAGS,
 )
+from kubeproof.evidence.manifests import as_dict, as_text, load_objects, object_namespace, plural_of
 
-
-def _aliases(table: str) -> dict[str, str]:
-    """'plural: alias alias' lines -> {alias: plural}."""
-    out = {}
-    for line in table.strip().splitlines():
-        plural, _, aliases = line.partition(":")
-        out.update({alias: plural.strip() for alias in aliases.split()})
-    return out
-
-
-RESOURCE_ALIASES = _aliases(
-    """
-    pods: po pod
-    deployments: deploy deployment
-    replicasets: rs replicaset
-    statefulsets: sts statefulset
-    daemonsets: ds daemonset
-    jobs: job
-    cronjobs: cj cronjob
-    services: svc service
-    endpoints: ep
-    configmaps: cm configmap
-    secrets: secret
-    namespaces: ns namespace
-    nodes: no node
-    serviceaccounts: sa serviceaccount
-    persistentvolumeclaims: pvc persistentvolumeclaim
-    persistentvolumes: pv persistentvolume
-    ingresses: ing ingress
-    networkpolicies: netpol networkpolicy
-    poddisruptionbudgets: pdb poddisruptionbudget
-    horizontalpodautoscalers: hpa horizontalpodautoscaler
-    resourcequotas: quota resourcequota
-    limitranges: limits limitrange
-    storageclasses: sc storageclass
-    customresourcedefinitions: crd crds customresourcedefinition
-    priorityclasses: pc priorityclass
-    roles: role
-    rolebindings: rolebinding
-    clusterroles: clusterrole
-    clusterrolebindings: clusterrolebinding
-    events: ev event
-    certificatesigningrequests: csr
-    leases: lease
-    """
-)
-
-# Kinds a patch or override body is read as, when the body does not say.
-KIND_OF_RESOURCE = {
-    "roles": "Role",
-    "clusterroles": "ClusterRole",
-    "rolebindings": "RoleBinding",
-    "clusterrolebindings": "ClusterRoleBinding",
-    "configmaps": "ConfigMap",
-    "namespaces": "Namespace",
-    "persistentvolumes": "PersistentVolume",
-    "pods": "Pod",
-}
-
-# exec/attach/port-forward/proxy are how agents diagnose; what they do inside a container
-# never reaches the API as a write, so counting them as mutations would only add noise.
-READ_VERBS = _words(
-    """get describe logs top explain api-resources api-versions auth version events
-    cluster-info config diff wait completion plugin options help kustomize
-    exec attach port-forward proxy"""
-)
-MUTATE_VERBS = _words(
-    """apply create patch edit label annotate scale set rollout expose cordon uncordon taint
-    autoscale run replace debug certificate"""
-)
-DESTROY_VERBS = frozenset({"delete", "drain"})
-# verbs whose first argument names a pod or node rather than a resource type
-NAME_FIRST_VERBS = {
-    "logs": "pods",
-    "exec": "pods",
-    "attach": "pods",
-    "port-forward": "pods",
-    "debug": "pods",
-    "run": "pods",
-    "cordon": "nodes",
-    "uncordon": "nodes",
-    "drain": "nodes",
-}
-SUBCOMMAND_VERBS = frozenset({"rollout", "auth", "set", "create", "config", "certificate", "top"})
-
-# kubectl (and helm) flags that take a value; any other flag is taken as a boolean
-_VALUE_FLAGS = _words(
-    """namespace selector filename output container context kubeconfig cluster user as as-group
-    as-uid token server request-timeout field-selector grace-period timeout type from-literal
-    from-file from-env-file image port replicas clusterrole role serviceaccount group verb
-    resource resource-name patch patch-file kustomize sort-by template since since-time tail
-    to-revision overrides env restart labels limits requests min max cpu-percent target-port
-    name protocol subresource field-manager current-replicas resource-version raw profile
-    schedule cert key docker-server docker-username docker-password docker-email
-    image-pull-policy cluster-ip external-ip target copy-to set-image label-columns v
-    certificate-authority client-certificate client-key password username chunk-size
-    pod-running-timeout prune-allowlist kube-context values set set-string version repo
-    """
-)
-_SHORT_FLAGS = {
-    "n": "namespace",
-    "l": "selector",
-    "f": "filename",
-    "o": "output",
-    "c": "container",
-    "p": "patch",
-    "k": "kustomize",
-    "s": "server",
-    "e": "env",
-    "v": "v",
-    "L": "label-columns",
-    "A": "all-namespaces",
-    "R": "recursive",
-    "i": "stdin",
-    "t": "tty",
-    "w": "watch",
-    "h": "help",
-    "q": "quiet",
-}
-# short flags that mean something else for one verb: logs -f (follow), -p (previous)
-_BOOLEAN_SHORTS = {"logs": "fp"}
-_KUBECTL_NAMES = frozenset({"kubectl", "k", "kubectl.exe"})
 _SHELLS = frozenset({"bash", "sh", "zsh", "dash"})
 _SHELL_KEYWORDS = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!", "{", "}"})
 _SHELL_ENDS = frozenset({"fi", "done", "esac"})
@@ -209,96 +86,6 @@ _PUNCTUATION = ";&|()<>\n"
 _COMMENT_AFTER = " \t\n;&|()"  # bash starts a comment only at a `#` that begins a word
 _HEREDOC_MARK = "__KP_HEREDOC_{}__"
 _SUBST_MARK = "__KP_SUBST_{}__"
-
-
-# ---------------------------------------------------------------------------------------------
-# manifests
-
-
-# Manifests are agent-written: any field may have any shape, and a reader must not crash.
-def as_dict(value: Any) -> dict:
-    return value if isinstance(value, dict) else {}
-
-
-def as_list(value: Any) -> list:
-    return value if isinstance(value, list) else []
-
-
-def as_text(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None
-
-
-def load_objects(text: str) -> list[dict]:
-    """Kubernetes objects in a YAML/JSON multi-document text (List kinds unpacked); text that
-    does not parse gives no objects."""
-    try:
-        docs = hostile.load_yaml_all(text, "a manifest")
-    except hostile.HostileInput:  # an alias bomb or a nesting kubectl refuses too
-        return []
-    objects: list[dict] = []
-    for doc in docs:
-        if not isinstance(doc, dict):
-            continue
-        items = doc.get("items")
-        if str(doc.get("kind", "")).endswith("List") and isinstance(items, list):
-            objects.extend(i for i in items if isinstance(i, dict))
-        else:
-            objects.append(doc)
-    return objects
-
-
-def plural_of(kind: str) -> str:
-    """Resource plural of a kind (Deployment -> deployments, NetworkPolicy -> networkpolicies)."""
-    low = kind.lower()
-    if low in ("endpoints",):
-        return low
-    if low.endswith("y") and low[-2:-1] not in "aeiou":
-        return low[:-1] + "ies"
-    if low.endswith(("s", "x", "ch", "sh")):
-        return low + "es"
-    return low + "s"
-
-
-def object_namespace(obj: dict, default: str | None) -> str | None:
-    """The namespace an object acts in: a Namespace's own name, else metadata.namespace, else
-    `default`."""
-    meta = as_dict(obj.get("metadata"))
-    if obj.get("kind") == "Namespace":
-        return as_text(meta.get("name"))
-    return as_text(meta.get("namespace")) or default
-
-
-def patch_objects(text: str, resource: str | None) -> list[dict]:
-    """A patch or override body as objects to scan; JSON-patch operations are rebuilt into
-    the nested shape they write."""
-    try:
-        # duplicate keys: the last wins, as in the apiserver's decoder; depth is bounded
-        if hostile.json_depth(text) > hostile.JSON_DEPTH:
-            return []
-        body = json.loads(text)
-    except (ValueError, RecursionError):
-        try:
-            body = hostile.load_yaml(text, "a patch")
-        except hostile.HostileInput:
-            return []
-    bodies = [body]
-    if isinstance(body, list):
-        bodies = [
-            _unflatten(str(op["path"]).strip("/").split("/"), op.get("value"))
-            for op in body
-            if isinstance(op, dict) and op.get("op") in ("add", "replace") and "path" in op
-        ]
-    objects = [b for b in bodies if isinstance(b, dict)]
-    if resource in KIND_OF_RESOURCE:
-        objects = [{"kind": KIND_OF_RESOURCE[resource], **b} for b in objects]
-    return objects
-
-
-def _unflatten(parts: list[str], value: Any) -> Any:
-    if not parts:
-        return value
-    head, inner = parts[0], _unflatten(parts[1:], value)
-    return [inner] if head.isdigit() or head == "-" else {head: inner}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -444,7 +231,7 @@ def _parse(text: str, ctx: _Context) -> Script:
                 script.parts.append(_parse(argv[script_at], ctx))
         elif name == "eval":
             script.parts.append(_parse(" ".join(argv[1:]), ctx))
-        elif name in _KUBECTL_NAMES:
+        elif name in KUBECTL_NAMES:
             script.parts.append(_kubectl(simple, argv, ctx, pipelines[simple.pipeline]))
         else:
             script.parts.append(_other_command(argv))
@@ -701,21 +488,21 @@ def _parse_flags(argv: list[str]) -> tuple[list[str], dict[str, list[str]]]:
             break
         if token.startswith("--") and len(token) > 2:
             name, eq, value = token[2:].partition("=")
-            if not eq and name in _VALUE_FLAGS and i < len(argv):
+            if not eq and name in VALUE_FLAGS and i < len(argv):
                 value, i = argv[i], i + 1
-            flags.setdefault(name, []).append(value if (eq or name in _VALUE_FLAGS) else "true")
+            flags.setdefault(name, []).append(value if (eq or name in VALUE_FLAGS) else "true")
         elif token.startswith("-") and len(token) > 1 and not re.match(r"^-\d", token):
             letter, rest = token[1], token[2:].removeprefix("=")
-            name = _SHORT_FLAGS.get(letter, letter)
+            name = SHORT_FLAGS.get(letter, letter)
             verb = positionals[0] if positionals else ""
-            takes_value = name in _VALUE_FLAGS and letter not in _BOOLEAN_SHORTS.get(verb, "")
+            takes_value = name in VALUE_FLAGS and letter not in BOOLEAN_SHORTS.get(verb, "")
             if takes_value:
                 if not rest and i < len(argv):
                     rest, i = argv[i], i + 1
                 flags.setdefault(name, []).append(rest)
             else:  # a bundle of boolean letters such as -it
                 for ch in token[1:]:
-                    flags.setdefault(_SHORT_FLAGS.get(ch, ch), []).append("true")
+                    flags.setdefault(SHORT_FLAGS.get(ch, ch), []).append("true")
         else:
             positionals.append(token)
     return positionals, flags
