@@ -3,6 +3,7 @@ path of nodesim/realshell.py) on the real clock — no cluster: the script's exi
 the terminated state, its exec probe decides readiness, a restart gets a fresh layer."""
 
 import time
+import types
 
 import pytest
 
@@ -211,6 +212,50 @@ def test_every_exec_probe_in_flight_has_its_own_worker_as_the_kubelets_goroutine
             events += [(e.reason, e.message) for e in advanced if e.reason == "Unhealthy"]
             time.sleep(0.05)
         assert events == [("Unhealthy", "Readiness probe failed: ")] * count
+    finally:
+        world.runner.forget(runtime.uid)
+
+
+def test_a_probe_thread_that_cannot_start_is_the_probes_runtime_error(tmp_path, monkeypatch):
+    # an agent's pods can hold many probes at once; a host out of threads fails that probe
+    # as the kubelet reports a runtime error (prober.go:104-108), never the pod's sync
+    from kubeproof.nodesim import execprobe
+
+    class NoThreads:
+        def __init__(self, **_):
+            pass
+
+        def start(self):
+            raise RuntimeError("can't start new thread")
+
+    # execprobe's own view of the module: the Runner's threads are left as they are
+    monkeypatch.setattr(execprobe, "threading", types.SimpleNamespace(Thread=NoThreads))
+    spec = {
+        "containers": [
+            {
+                "name": "app",
+                "image": "busybox:1.36",
+                "command": ["sh", "-c", "sleep 600"],
+                "readinessProbe": {"exec": {"command": ["true"]}, "periodSeconds": 10},
+            }
+        ]
+    }
+    world = StaticWorld()
+    world.runner = Runner(tmp_path / "containers")
+    runtime = PodRuntime(pod_object(spec), "10.244.1.2", set(), REAL)
+    events, end = [], time.time() + 30
+    try:
+        while time.time() < end and not events:
+            advanced = runtime.advance(time.time(), world, CATALOG)
+            events += [(e.reason, e.message) for e in advanced if e.reason == "Unhealthy"]
+            time.sleep(0.05)
+        assert events == [
+            (
+                "Unhealthy",
+                "Readiness probe errored and resulted in unknown state: can't start new thread",
+            )
+        ]
+        assert runtime.app[0].ready is False
     finally:
         world.runner.forget(runtime.uid)
 

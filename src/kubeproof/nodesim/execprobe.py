@@ -43,7 +43,10 @@ def start(container, probe: dict, pod, model, label: str, world: World) -> Futur
     # pod's. They are bounded as the kubelet's are: one in flight per container and probe
     # (Container does not start a probe whose last run has not ended), pods per node.
     # A daemon: a harness that exits does not wait out a probe's timeout.
-    threading.Thread(target=work, name=f"exec-probe-{pod.name}", daemon=True).start()
+    try:
+        threading.Thread(target=work, name=f"exec-probe-{pod.name}", daemon=True).start()
+    except RuntimeError as exc:  # the host's thread limit, reached by an agent's many probes:
+        future.set_exception(exc)  # this probe's runtime error (outcome), not the pod sync's
     wake = getattr(container.runner, "wake", None)
     if wake is not None:
         uid = pod.uid
